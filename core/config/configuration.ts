@@ -1,0 +1,246 @@
+/**
+ * Configuration: Nutch's layered properties with provenance.
+ * Layers, lowest first: nutch-default.json < plugin `config` defaults < nutch-site.json < programmatic < -D.
+ * Every value remembers its layer and source, for error messages and `nutch showproperties`.
+ */
+import { NutchError } from '../errors.js';
+import {
+  closestName, coerce, parseDuration, splitList, type PropertyDefinition,
+} from './property-types.js';
+
+export type LayerName = 'default' | 'plugin' | 'site' | 'programmatic' | 'cli';
+const LAYER_RANK: Record<LayerName, number> = { default: 0, plugin: 1, site: 2, programmatic: 3, cli: 4 };
+
+export interface ValueSource {
+  layer: LayerName;
+  /** File path, plugin id, "createNutch()" or "-D". */
+  source: string;
+  /** JSON pointer inside the source file, when there is one. */
+  pointer?: string;
+}
+
+interface Entry {
+  value: unknown;
+  from: ValueSource;
+}
+
+export interface ConfigWarning {
+  property: string;
+  message: string;
+}
+
+export class Configuration {
+  private readonly defs = new Map<string, PropertyDefinition>();
+  private readonly values = new Map<string, Entry>();
+  private readonly unsupported = new Set<string>();
+  /** Directories searched for the site file and for files named by properties, in order. */
+  readonly confDirs: string[];
+
+  constructor(confDirs: string[] = []) {
+    this.confDirs = confDirs;
+  }
+
+  /** Declares properties (from nutch-default.json or a plugin manifest) with their defaults. */
+  declare(defs: Record<string, PropertyDefinition>, declaredBy: string, layer: LayerName = 'default', source = declaredBy): void {
+    for (const [name, def] of Object.entries(defs)) {
+      const existing = this.defs.get(name);
+      if (existing && existing.declaredBy !== declaredBy) {
+        throw new NutchError(
+          'NUTCH_CONFIG_INVALID_VALUE',
+          `Property "${name}" is declared twice: by ${existing.declaredBy} and by ${declaredBy}. Each property is declared once.`,
+          { property: name },
+        );
+      }
+      this.defs.set(name, { ...def, declaredBy });
+      const current = this.values.get(name);
+      if (def.default !== undefined && (!current || LAYER_RANK[current.from.layer] <= LAYER_RANK[layer])) {
+        this.values.set(name, { value: def.default, from: { layer, source } });
+      }
+    }
+  }
+
+  markUnsupported(names: Iterable<string>): void {
+    for (const n of names) this.unsupported.add(n);
+  }
+
+  /** Sets a raw value in a layer; a lower layer never overrides a higher one. Validated by validate(). */
+  set(name: string, value: unknown, from: ValueSource = { layer: 'programmatic', source: 'set()' }): void {
+    const current = this.values.get(name);
+    if (current && LAYER_RANK[current.from.layer] > LAYER_RANK[from.layer]) return;
+    this.values.set(name, { value, from });
+  }
+
+  setAll(values: Record<string, unknown>, from: Omit<ValueSource, 'pointer'>, pointerBase = ''): void {
+    for (const [k, v] of Object.entries(values)) {
+      if (k.startsWith('$')) continue;
+      this.set(k, v, { ...from, pointer: from.layer === 'site' ? `${pointerBase}/${escapePointer(k)}` : undefined });
+    }
+  }
+
+  has(name: string): boolean {
+    return this.values.has(name) && this.values.get(name)!.value !== undefined;
+  }
+
+  isDeclared(name: string): boolean {
+    return this.defs.has(name);
+  }
+
+  definition(name: string): PropertyDefinition | undefined {
+    return this.defs.get(name);
+  }
+
+  definitions(): ReadonlyMap<string, PropertyDefinition> {
+    return this.defs;
+  }
+
+  sourceOf(name: string): ValueSource | undefined {
+    return this.values.get(name)?.from;
+  }
+
+  /** Every set property name, sorted. */
+  names(): string[] {
+    return [...new Set([...this.defs.keys(), ...this.values.keys()])].sort();
+  }
+
+  /**
+   * Checks every value against its definition. Wrong types throw NUTCH_CONFIG_INVALID_VALUE naming the
+   * property and where the value came from; unknown keys become warnings with the closest known name.
+   */
+  validate(): ConfigWarning[] {
+    const warnings: ConfigWarning[] = [];
+    for (const [name, entry] of this.values) {
+      const def = this.defs.get(name);
+      if (!def) {
+        if (entry.from.layer === 'default' || entry.from.layer === 'plugin') continue;
+        if (this.unsupported.has(name)) {
+          warnings.push({ property: name, message: `Property "${name}" (${describeSource(entry.from)}) is a Nutch property that nutch-ts does not support; it is ignored.` });
+          continue;
+        }
+        const near = closestName(name, this.defs.keys());
+        warnings.push({
+          property: name,
+          message: `Unknown property "${name}" (${describeSource(entry.from)})${near ? `; did you mean "${near}"?` : '.'}`,
+        });
+        continue;
+      }
+      const r = coerce(def, entry.value);
+      if (!r.ok) {
+        throw new NutchError(
+          'NUTCH_CONFIG_INVALID_VALUE',
+          `Invalid value for property "${name}" (${describeSource(entry.from)}): ${r.reason}. ${def.description ? `It is: ${firstSentence(def.description)}` : ''}`.trim(),
+          { property: name, file: entry.from.layer === 'site' ? entry.from.source : undefined, pointer: entry.from.pointer },
+        );
+      }
+    }
+    return warnings;
+  }
+
+  /** The value coerced to its declared type; an undeclared name is a programming error. */
+  get(name: string): unknown {
+    const entry = this.values.get(name);
+    const def = this.defs.get(name);
+    if (!def) {
+      if (entry) return entry.value;
+      throw new NutchError('NUTCH_CONFIG_UNKNOWN_PROPERTY', `Property "${name}" is not declared in nutch-default.json or any active plugin's config.`, { property: name });
+    }
+    if (!entry || entry.value === undefined || entry.value === null) return def.default ?? undefined;
+    const r = coerce(def, entry.value);
+    if (!r.ok) {
+      throw new NutchError('NUTCH_CONFIG_INVALID_VALUE', `Invalid value for property "${name}" (${describeSource(entry.from)}): ${r.reason}`, { property: name });
+    }
+    return r.value;
+  }
+
+  getString(name: string, fallback = ''): string {
+    const v = this.get(name);
+    if (v === undefined || v === null) return fallback;
+    return Array.isArray(v) ? v.join(',') : String(v);
+  }
+
+  getInt(name: string, fallback = 0): number {
+    const v = this.get(name);
+    const n = typeof v === 'number' ? v : Number(v);
+    return v === undefined || v === null || v === '' || !Number.isFinite(n) ? fallback : Math.trunc(n);
+  }
+
+  getFloat(name: string, fallback = 0): number {
+    const v = this.get(name);
+    const n = typeof v === 'number' ? v : Number(v);
+    return v === undefined || v === null || v === '' || !Number.isFinite(n) ? fallback : n;
+  }
+
+  getBoolean(name: string, fallback = false): boolean {
+    const v = this.get(name);
+    if (typeof v === 'boolean') return v;
+    if (typeof v === 'string') return v.toLowerCase() === 'true';
+    return fallback;
+  }
+
+  /** A list: an array, or Nutch's comma/whitespace-separated string. */
+  getStrings(name: string): string[] {
+    const v = this.get(name);
+    if (v === undefined || v === null || v === '') return [];
+    if (Array.isArray(v)) return v.map(String);
+    return splitList(String(v));
+  }
+
+  getRegex(name: string, flags = ''): RegExp | null {
+    const v = this.get(name);
+    if (v === undefined || v === null || v === '') return null;
+    return new RegExp(String(v), flags);
+  }
+
+  /** A duration in milliseconds. */
+  getDuration(name: string, fallbackMs = 0): number {
+    const ms = parseDuration(this.get(name));
+    return ms ?? fallbackMs;
+  }
+
+  /** A read-only copy for a parse worker or a child component: same values and provenance. */
+  snapshot(): ConfigurationSnapshot {
+    const defs: Record<string, PropertyDefinition> = {};
+    for (const [k, d] of this.defs) defs[k] = d;
+    const values: Record<string, Entry> = {};
+    for (const [k, e] of this.values) values[k] = e;
+    return { confDirs: this.confDirs, defs, values, unsupported: [...this.unsupported] };
+  }
+
+  static fromSnapshot(s: ConfigurationSnapshot): Configuration {
+    const conf = new Configuration(s.confDirs);
+    for (const [k, d] of Object.entries(s.defs)) conf.defs.set(k, d);
+    for (const [k, e] of Object.entries(s.values)) conf.values.set(k, e);
+    conf.markUnsupported(s.unsupported);
+    return conf;
+  }
+}
+
+export interface ConfigurationSnapshot {
+  confDirs: string[];
+  defs: Record<string, PropertyDefinition>;
+  values: Record<string, { value: unknown; from: ValueSource }>;
+  unsupported: string[];
+}
+
+export function describeSource(from: ValueSource): string {
+  switch (from.layer) {
+    case 'default':
+      return `default from ${from.source}`;
+    case 'plugin':
+      return `default from plugin ${from.source}`;
+    case 'site':
+      return `set in ${from.source}${from.pointer ? ` at ${from.pointer}` : ''}`;
+    case 'programmatic':
+      return `set by ${from.source}`;
+    case 'cli':
+      return `set by -D on the command line`;
+  }
+}
+
+function escapePointer(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+function firstSentence(s: string): string {
+  const m = /^[^.]*\./.exec(s);
+  return m ? m[0] : s;
+}

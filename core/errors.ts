@@ -1,0 +1,72 @@
+/**
+ * The error catalogue: every error nutch-ts raises carries one of these codes. Messages name the
+ * culprit (file and JSON pointer, property, plugin, URL) and say what to do. docs/errors.md lists
+ * every code; tests/errors.test.ts keeps the two in sync.
+ */
+export const ErrorCodes = {
+  NUTCH_CONFIG_INVALID_JSON: 'A configuration file is not valid JSON.',
+  NUTCH_CONFIG_INVALID_VALUE: 'A property has a value of the wrong type, out of range, or a regex that does not compile.',
+  NUTCH_CONFIG_UNKNOWN_PROPERTY: 'A property read by code is declared nowhere (neither nutch-default.json nor a plugin manifest).',
+  NUTCH_CONFIG_FILE_NOT_FOUND: 'A file named by a property (rule file, parse-plugins.json, …) was not found in the configuration directories.',
+  NUTCH_CONFIG_BAD_DEFINE: 'A -D option is not of the form key=value.',
+  NUTCH_CONFIG_MISSING_AGENT: 'http.agent.name is not set; nothing may be fetched until it is.',
+  NUTCH_MANIFEST_INVALID_JSON: 'A plugin.json or package.json is not valid JSON.',
+  NUTCH_MANIFEST_INVALID: 'A plugin manifest violates the manifest schema.',
+  NUTCH_MANIFEST_MAIN_OUTSIDE_ROOT: "A plugin's main module resolves outside the plugin's folder.",
+  NUTCH_PLUGIN_DUPLICATE_ID: 'Two plugins declare the same id.',
+  NUTCH_PLUGIN_DUPLICATE_EXTENSION: 'Two extensions declare the same extension id.',
+  NUTCH_PLUGIN_MISSING_DEPENDENCY: 'A plugin requires a plugin that is not available or not active.',
+  NUTCH_PLUGIN_DEPENDENCY_CYCLE: 'Plugins require each other in a cycle.',
+  NUTCH_PLUGIN_UNKNOWN_POINT: 'An extension names an extension point nobody declares.',
+  NUTCH_PLUGIN_INCOMPATIBLE_HOST: "A plugin package's peerDependencies range on nutch-ts excludes this version.",
+  NUTCH_PLUGIN_MODULE_NOT_FOUND: "A plugin's main module cannot be imported.",
+  NUTCH_PLUGIN_EXPORT_NOT_FOUND: "A plugin's main module does not export the named implementation.",
+  NUTCH_PLUGIN_BAD_IMPLEMENTATION: 'An implementation export is not a class or factory, or its instance lacks the methods of its extension point.',
+  NUTCH_PLUGIN_START_FAILED: "A plugin's start() threw; the stage did not start.",
+  NUTCH_PLUGIN_STOP_FAILED: "A plugin's stop() threw while the crawler closed.",
+  NUTCH_PLUGIN_NOT_FOUND: 'A plugin id named on the command line or in the SDK does not exist.',
+  NUTCH_PLUGIN_OBJECT_NOT_ALLOWED: 'A plugin passed as an object extends a point that runs in parse workers (Parser, HtmlParseFilter, Signature).',
+  NUTCH_EXTENSION_NOT_FOUND: 'An extension id (in an order list, a *.class property or a checker option) matches no active extension.',
+  NUTCH_EXTENSION_FAILED: 'An extension threw; the error is tagged with plugin, extension point and URL.',
+  NUTCH_PROTOCOL_NOT_FOUND: 'No Protocol extension handles the URL scheme.',
+  NUTCH_PARSER_NOT_FOUND: 'No Parser extension handles the content type.',
+  NUTCH_CLOSED: 'The crawler was used after close().',
+  NUTCH_USAGE: 'A command line is malformed.',
+} as const;
+
+export type ErrorCode = keyof typeof ErrorCodes;
+
+export interface NutchErrorDetails {
+  plugin?: string;
+  point?: string;
+  extension?: string;
+  url?: string;
+  file?: string;
+  pointer?: string;
+  property?: string;
+  [key: string]: unknown;
+}
+
+/** An Error with a catalogue code. Callers test `err.code`, never instanceof (errors cross package copies). */
+export class NutchError extends Error {
+  readonly code: ErrorCode;
+  readonly details: NutchErrorDetails;
+
+  constructor(code: ErrorCode, message: string, details: NutchErrorDetails = {}, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'NutchError';
+    this.code = code;
+    this.details = details;
+  }
+}
+
+export function isNutchError(err: unknown, code?: ErrorCode): err is NutchError {
+  return (
+    typeof err === 'object' && err !== null && typeof (err as { code?: unknown }).code === 'string' &&
+    (err as { code: string }).code.startsWith('NUTCH_') && (code === undefined || (err as { code: string }).code === code)
+  );
+}
+
+export function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

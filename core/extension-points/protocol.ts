@@ -1,0 +1,78 @@
+/**
+ * Protocol — combine rule: FIRST MATCH by selection, not by trying. The protocol for a URL is
+ * `host-protocol-mapping` (exact host, then its parent domains), then a `protocol:<scheme>` mapping in
+ * the same property, then the first extension (by id) whose `protocolName` parameter lists the scheme.
+ * Otherwise NUTCH_PROTOCOL_NOT_FOUND.
+ */
+import { NutchError } from '../errors.js';
+import type { CrawlDatum } from '../model/crawl-datum.js';
+import type { ProtocolOutput } from '../model/protocol-status.js';
+
+export interface RobotRules {
+  isAllowed(url: string): boolean;
+  /** Crawl-delay in milliseconds, or -1 when none. */
+  getCrawlDelay(): number;
+  /** True when robots.txt could not be read and visits must be deferred (5xx/429). */
+  isDeferVisits?(): boolean;
+  getSitemaps?(): string[];
+}
+
+export interface Protocol {
+  getProtocolOutput(url: string, datum: CrawlDatum, opts?: { signal?: AbortSignal }): Promise<ProtocolOutput>;
+  getRobotRules?(url: string, datum: CrawlDatum | null, opts?: { signal?: AbortSignal }): Promise<RobotRules>;
+  /** Releases connections; called when the crawler closes. */
+  close?(): Promise<void>;
+}
+
+export interface ProtocolCandidate {
+  extensionId: string;
+  /** Schemes from the `protocolName` parameter (comma-separated there). */
+  schemes: string[];
+  get(): Promise<Protocol>;
+}
+
+export class ProtocolFactory {
+  private readonly hostMapping = new Map<string, string>();
+  private readonly schemeMapping = new Map<string, string>();
+
+  /** @param mapping `host-protocol-mapping` entries: "host:extension-id" or "protocol:scheme:extension-id". */
+  constructor(private readonly candidates: readonly ProtocolCandidate[], mapping: readonly string[] = []) {
+    for (const entry of mapping) {
+      const parts = entry.split(/[:=]/);
+      if (parts[0] === 'protocol' && parts.length === 3) this.schemeMapping.set(parts[1]!.toLowerCase(), parts[2]!);
+      else if (parts.length === 2) this.hostMapping.set(parts[0]!.toLowerCase(), parts[1]!);
+    }
+  }
+
+  /** The candidate that serves the URL, without instantiating it. */
+  select(url: string): ProtocolCandidate {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new NutchError('NUTCH_PROTOCOL_NOT_FOUND', `No protocol for malformed URL ${JSON.stringify(url.slice(0, 200))}.`, { url });
+    }
+    const scheme = parsed.protocol.slice(0, -1).toLowerCase();
+    const byId = (id: string) => this.candidates.find((c) => c.extensionId === id);
+    let host = parsed.hostname.toLowerCase();
+    while (host) {
+      const id = this.hostMapping.get(host);
+      if (id && byId(id)) return byId(id)!;
+      const dot = host.indexOf('.');
+      host = dot < 0 ? '' : host.slice(dot + 1);
+    }
+    const mapped = this.schemeMapping.get(scheme);
+    if (mapped && byId(mapped)) return byId(mapped)!;
+    const found = this.candidates.find((c) => c.schemes.includes(scheme));
+    if (found) return found;
+    throw new NutchError(
+      'NUTCH_PROTOCOL_NOT_FOUND',
+      `No Protocol extension handles "${scheme}:" (URL ${url.slice(0, 200)}). Active protocols: ${this.candidates.map((c) => `${c.extensionId} (${c.schemes.join(',')})`).join('; ') || 'none'} — include a protocol plugin in plugin.includes.`,
+      { url, point: 'Protocol' },
+    );
+  }
+
+  getProtocol(url: string): Promise<Protocol> {
+    return this.select(url).get();
+  }
+}

@@ -1,0 +1,146 @@
+/**
+ * Reads and validates plugin manifests: plugin.json in a folder, or the "nutch" key of an npm
+ * package's package.json. Every error names the file and the JSON pointer; `main` must stay inside
+ * the plugin's folder.
+ */
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { join, relative, resolve, isAbsolute, sep } from 'node:path';
+import { Ajv, type ErrorObject } from 'ajv';
+import { NutchError } from '../errors.js';
+import { parseJsonText } from '../config/json-file.js';
+import type { PropertyDefinition } from '../config/property-types.js';
+import type { ExtensionDescriptor, PluginDescriptor, PluginSource } from './plugin-descriptor.js';
+import schema from './manifest.schema.json' with { type: 'json' };
+
+const ajv = new Ajv({ allErrors: true, strict: false });
+const validateManifest = ajv.compile(schema);
+
+export interface RawManifest {
+  id?: string;
+  name?: string;
+  version?: string;
+  provider?: string;
+  main?: string;
+  requires?: string[];
+  extensionPoints?: { id: string; name?: string; description?: string }[];
+  extensions: { id: string; point: string; implementation: string; aliases?: string[]; parameters?: Record<string, string> }[];
+  config?: Record<string, PropertyDefinition>;
+}
+
+/** Does this folder hold a plugin (plugin.json, or package.json with a "nutch" key)? */
+export function isPluginFolder(dir: string): boolean {
+  if (existsSync(join(dir, 'plugin.json'))) return true;
+  const pkg = join(dir, 'package.json');
+  if (!existsSync(pkg)) return false;
+  try {
+    return typeof JSON.parse(readFileSync(pkg, 'utf8')).nutch === 'object';
+  } catch {
+    return false;
+  }
+}
+
+/** Reads the plugin in `dir`; plugin.json wins over package.json's "nutch" key. */
+export function readPluginFolder(dir: string, source: PluginSource): PluginDescriptor {
+  const pluginJson = join(dir, 'plugin.json');
+  if (existsSync(pluginJson)) {
+    const raw = parseJsonText(readFileSync(pluginJson, 'utf8'), pluginJson, 'NUTCH_MANIFEST_INVALID_JSON');
+    const manifest = validate(raw, pluginJson, '');
+    if (!manifest.id) throw invalid(pluginJson, '', 'must have required property \'id\'');
+    return toDescriptor(manifest, dir, pluginJson, source, {});
+  }
+  const pkgPath = join(dir, 'package.json');
+  const pkg = parseJsonText(readFileSync(pkgPath, 'utf8'), pkgPath, 'NUTCH_MANIFEST_INVALID_JSON') as Record<string, any>;
+  const manifest = validate(pkg.nutch, pkgPath, '/nutch');
+  return toDescriptor(manifest, dir, pkgPath, source, {
+    id: pkg.name,
+    version: pkg.version,
+    name: pkg.description ?? pkg.name,
+    provider: typeof pkg.author === 'string' ? pkg.author : pkg.author?.name,
+    main: pkg.main,
+    hostRange: pkg.peerDependencies?.['nutch-ts'],
+  });
+}
+
+function validate(raw: unknown, file: string, base: string): RawManifest {
+  if (validateManifest(raw)) return raw as unknown as RawManifest;
+  const errors = validateManifest.errors ?? [];
+  const first = errors[0]!;
+  const lines = errors.slice(0, 5).map((e) => `${base}${e.instancePath || ''} ${describe(e)}`);
+  throw new NutchError(
+    'NUTCH_MANIFEST_INVALID',
+    `${file}: invalid plugin manifest: ${lines.join('; ')}`,
+    { file, pointer: `${base}${first.instancePath}` },
+  );
+}
+
+function describe(e: ErrorObject): string {
+  if (e.keyword === 'additionalProperties') return `has unknown property "${(e.params as { additionalProperty: string }).additionalProperty}"`;
+  if (e.keyword === 'enum') return `${e.message}: ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`;
+  return e.message ?? e.keyword;
+}
+
+function invalid(file: string, pointer: string, message: string): NutchError {
+  return new NutchError('NUTCH_MANIFEST_INVALID', `${file}: invalid plugin manifest: ${pointer || '/'} ${message}`, { file, pointer });
+}
+
+interface PackageFallbacks {
+  id?: string;
+  version?: string;
+  name?: string;
+  provider?: string;
+  main?: string;
+  hostRange?: string;
+}
+
+function toDescriptor(m: RawManifest, dir: string, file: string, source: PluginSource, pkg: PackageFallbacks): PluginDescriptor {
+  const id = m.id ?? pkg.id;
+  if (!id) throw invalid(file, '/nutch', "must have required property 'id' (or the package a \"name\")");
+  const root = realpathSync(dir);
+  const mainRel = m.main ?? pkg.main ?? 'index.js';
+  const mainPath = resolveMain(root, mainRel, file);
+  const single = m.extensions.length === 1;
+  const extensions: ExtensionDescriptor[] = m.extensions.map((e) => {
+    const qualified = `${id}:${e.id}`;
+    const extId = single ? id : qualified;
+    const aliases = [...(e.aliases ?? [])];
+    if (single) aliases.push(qualified);
+    return { id: extId, pluginId: id, point: e.point, implementation: e.implementation, aliases, parameters: { ...(e.parameters ?? {}) } };
+  });
+  return {
+    id,
+    name: m.name ?? pkg.name ?? id,
+    version: m.version ?? pkg.version ?? '0.0.0',
+    provider: m.provider ?? pkg.provider ?? '',
+    source,
+    root,
+    manifestPath: file,
+    mainPath,
+    requires: [...(m.requires ?? [])],
+    extensionPoints: m.extensionPoints ?? [],
+    extensions,
+    config: m.config ?? {},
+    hostRange: pkg.hostRange,
+  };
+}
+
+/**
+ * `main` must resolve inside the plugin root. From source (tsx) a built-in names index.js while
+ * index.ts sits beside it: the .ts is used when the .js does not exist.
+ */
+function resolveMain(root: string, main: string, file: string): string {
+  const pointer = file.endsWith('package.json') ? '/nutch/main' : '/main';
+  const target = isAbsolute(main) ? main : resolve(root, main);
+  const rel = relative(root, target);
+  if (rel.startsWith('..') || isAbsolute(rel) || rel === '') {
+    throw new NutchError(
+      'NUTCH_MANIFEST_MAIN_OUTSIDE_ROOT',
+      `${file}: ${pointer} "${main}" resolves to ${target}, outside the plugin folder ${root}${sep}. A plugin's main module must live inside its folder.`,
+      { file, pointer },
+    );
+  }
+  if (!existsSync(target) && /\.(m?js)$/.test(target)) {
+    const ts = target.replace(/\.(m?)js$/, '.$1ts');
+    if (existsSync(ts)) return ts;
+  }
+  return target;
+}

@@ -1,0 +1,42 @@
+/** PluginDescriptor and ExtensionDescriptor: what a manifest says, resolved to absolute paths and ids. */
+import type { PropertyDefinition } from '../config/property-types.js';
+import type { PluginDefinition } from './define-plugin.js';
+
+export type PluginSource = 'builtin' | 'package' | 'folder' | 'object';
+
+export interface ExtensionDescriptor {
+  /** Globally unique: the plugin id when the plugin has one extension, else `<plugin-id>:<name>`. */
+  id: string;
+  pluginId: string;
+  point: string;
+  implementation: string;
+  /** Other names that order lists and *.class properties match (Nutch class names, `<plugin>:<name>`). */
+  aliases: string[];
+  parameters: Record<string, string>;
+}
+
+export interface PluginDescriptor {
+  id: string;
+  name: string;
+  version: string;
+  provider: string;
+  source: PluginSource;
+  /** Plugin folder; undefined for object plugins. */
+  root?: string;
+  /** Manifest file (plugin.json or package.json). */
+  manifestPath?: string;
+  /** Absolute path of the main module (resolved to .ts beside .js when running from source). */
+  mainPath?: string;
+  requires: string[];
+  extensionPoints: { id: string; name?: string; description?: string }[];
+  extensions: ExtensionDescriptor[];
+  config: Record<string, PropertyDefinition>;
+  /** peerDependencies range on nutch-ts (package plugins). */
+  hostRange?: string;
+  /** For object plugins: the definition itself. */
+  definition?: PluginDefinition;
+}
+
+export function matchesName(ext: ExtensionDescriptor, name: string): boolean {
+  return ext.id === name || ext.aliases.includes(name);
+}

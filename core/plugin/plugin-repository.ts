@@ -1,0 +1,295 @@
+/**
+ * PluginRepository, as Nutch's: discovers manifests at start, decides which plugins are active, and
+ * instantiates extensions lazily — no plugin module is imported until one of its extensions is first
+ * needed. One repository per crawler: instances, started plugins and containers are never shared.
+ */
+import 'reflect-metadata';
+import { pathToFileURL } from 'node:url';
+import { container as rootContainer, type DependencyContainer } from 'tsyringe';
+import { NutchError, errorMessage, isNutchError } from '../errors.js';
+import type { Configuration } from '../config/configuration.js';
+import type { Logger } from '../log.js';
+import { describeActivation, resolveActivation, startOrder, type Activation } from './activation.js';
+import { corePoints, type PointSpec } from './core-points.js';
+import { isPluginDefinition, type PluginDefinition } from './define-plugin.js';
+import { discoverPlugins } from './discovery.js';
+import { instantiate, PLUGIN_CONTEXT } from './instantiate.js';
+import { objectToDescriptor, type PluginObject } from './plugin-object.js';
+import type { PluginContext } from './plugin-context.js';
+import { matchesName, type ExtensionDescriptor, type PluginDescriptor } from './plugin-descriptor.js';
+
+export interface PluginRepositoryOptions {
+  conf: Configuration;
+  log: Logger;
+  /** Where the app's package.json is looked up (createNutch's `root`, else the working directory). */
+  appRoot: string;
+  hostVersion: string;
+  /** Plugins passed as objects. */
+  plugins?: PluginObject[];
+  /** Extra plugin folders besides plugin.folders. */
+  pluginFolders?: string[];
+  includeBuiltins?: boolean;
+}
+
+export interface SkippedExtension {
+  extension: string;
+  plugin: string;
+  point: string;
+  reason: string;
+}
+
+interface PluginModule {
+  exports: Record<string, unknown>;
+  definition?: PluginDefinition;
+}
+
+export const CONFIGURATION = Symbol.for('nutch-ts.Configuration');
+export const LOGGER = Symbol.for('nutch-ts.Logger');
+
+export class PluginRepository {
+  readonly descriptors: readonly PluginDescriptor[];
+  readonly activation: ReadonlyMap<string, Activation>;
+  readonly skippedExtensions: SkippedExtension[] = [];
+  private readonly points = new Map<string, PointSpec>();
+  private readonly byPoint = new Map<string, ExtensionDescriptor[]>();
+  private readonly conf: Configuration;
+  private readonly log: Logger;
+  private readonly container: DependencyContainer;
+  private readonly pluginContainers = new Map<string, DependencyContainer>();
+  private readonly modules = new Map<string, Promise<PluginModule>>();
+  private readonly instances = new Map<string, Promise<unknown>>();
+  private readonly starting = new Map<string, Promise<void>>();
+  private readonly started: string[] = [];
+  private closed = false;
+
+  constructor(opts: PluginRepositoryOptions) {
+    this.conf = opts.conf;
+    this.log = opts.log;
+    for (const p of corePoints) this.points.set(p.id, p);
+    const discovered = discoverPlugins({
+      appRoot: opts.appRoot,
+      folders: [...opts.conf.getStrings('plugin.folders'), ...(opts.pluginFolders ?? [])],
+      includeBuiltins: opts.includeBuiltins,
+    });
+    const objects = (opts.plugins ?? []).map((o) => objectToDescriptor(o, corePoints));
+    for (const o of objects) {
+      const clash = discovered.find((d) => d.id === o.id);
+      if (clash) throw new NutchError('NUTCH_PLUGIN_DUPLICATE_ID', `Plugin id "${o.id}" is declared twice: ${clash.manifestPath} and a plugin object passed to createNutch().`, { plugin: o.id });
+    }
+    this.descriptors = [...discovered, ...objects];
+    for (const d of this.descriptors) opts.conf.declare(d.config, d.id, 'plugin', d.id);
+
+    this.activation = resolveActivation(this.descriptors, {
+      includes: opts.conf.getString('plugin.includes'),
+      excludes: opts.conf.getString('plugin.excludes'),
+      autoActivation: opts.conf.getBoolean('plugin.auto-activation', true),
+      hostVersion: opts.hostVersion,
+    });
+    for (const d of this.descriptors) {
+      const a = this.activation.get(d.id)!;
+      if (!a.active && (a.reason === 'missing-dependency' || a.reason === 'cycle' || a.reason === 'incompatible-host')) {
+        this.log.warn(`Plugin ${d.id} not activated: ${describeActivation(a).replace(/^inactive: /, '')}`, { plugin: d.id });
+      }
+    }
+    this.registerExtensions();
+    this.container = rootContainer.createChildContainer();
+    this.container.register(CONFIGURATION, { useValue: opts.conf });
+    this.container.register(LOGGER, { useValue: opts.log });
+  }
+
+  private registerExtensions(): void {
+    const active = this.descriptors.filter((d) => this.activation.get(d.id)!.active);
+    for (const d of active) for (const p of d.extensionPoints) if (!this.points.has(p.id)) this.points.set(p.id, { id: p.id, methods: [], workerOnly: false });
+    const seen = new Map<string, ExtensionDescriptor>();
+    for (const d of active) {
+      for (const ext of d.extensions) {
+        if (!this.points.has(ext.point)) {
+          const reason = `extension point "${ext.point}" is not declared by core or any active plugin`;
+          this.skippedExtensions.push({ extension: ext.id, plugin: d.id, point: ext.point, reason });
+          this.log.warn(`Plugin ${d.id}: extension ${ext.id} skipped: ${reason}`, { plugin: d.id, code: 'NUTCH_PLUGIN_UNKNOWN_POINT' });
+          continue;
+        }
+        const prev = seen.get(ext.id);
+        if (prev) {
+          throw new NutchError('NUTCH_PLUGIN_DUPLICATE_EXTENSION', `Extension id "${ext.id}" is declared by plugin ${prev.pluginId} and by plugin ${d.id}. Extension ids are global: rename one.`, { plugin: d.id, extension: ext.id });
+        }
+        seen.set(ext.id, ext);
+        const list = this.byPoint.get(ext.point) ?? [];
+        list.push(ext);
+        this.byPoint.set(ext.point, list);
+      }
+    }
+    for (const list of this.byPoint.values()) list.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  descriptor(id: string): PluginDescriptor | undefined {
+    return this.descriptors.find((d) => d.id === id);
+  }
+
+  isActive(pluginId: string): boolean {
+    return this.activation.get(pluginId)?.active ?? false;
+  }
+
+  pointIds(): string[] {
+    return [...this.points.keys()];
+  }
+
+  /** Active extensions of a point, by id. */
+  getExtensions(point: string): readonly ExtensionDescriptor[] {
+    return this.byPoint.get(point) ?? [];
+  }
+
+  /** The active extension of `point` whose id or alias is `name`. */
+  findExtension(point: string, name: string): ExtensionDescriptor | undefined {
+    return this.getExtensions(point).find((e) => matchesName(e, name));
+  }
+
+  /** Where an extension id or alias names an extension of an inactive plugin, say why it is inactive. */
+  whyUnavailable(name: string): string {
+    for (const d of this.descriptors) {
+      const ext = d.extensions.find((e) => matchesName(e, name));
+      if (ext) {
+        const a = this.activation.get(d.id)!;
+        if (!a.active) return `it belongs to plugin ${d.id}, ${describeActivation(a)}`;
+        const skipped = this.skippedExtensions.find((s) => s.extension === ext.id);
+        if (skipped) return `it was skipped: ${skipped.reason}`;
+        return `it extends ${ext.point}`;
+      }
+    }
+    return 'no discovered plugin declares it';
+  }
+
+  /** The instance of an extension: imports the module, starts the plugin (dependencies first), creates it once. */
+  getInstance<T>(ext: ExtensionDescriptor): Promise<T> {
+    if (this.closed) return Promise.reject(new NutchError('NUTCH_CLOSED', `The crawler is closed; cannot create extension ${ext.id}.`, { extension: ext.id }));
+    let p = this.instances.get(ext.id);
+    if (!p) {
+      p = this.createInstance(ext);
+      this.instances.set(ext.id, p);
+      p.catch(() => this.instances.delete(ext.id));
+    }
+    return p as Promise<T>;
+  }
+
+  private async createInstance(ext: ExtensionDescriptor): Promise<unknown> {
+    const d = this.descriptor(ext.pluginId)!;
+    await this.startPlugin(d.id);
+    const mod = await this.loadModule(d);
+    const impl = mod.definition ? mod.definition.extensions[ext.implementation] : mod.exports[ext.implementation];
+    if (impl === undefined) {
+      const available = mod.definition ? Object.keys(mod.definition.extensions) : Object.keys(mod.exports).filter((k) => k !== 'default');
+      throw new NutchError(
+        'NUTCH_PLUGIN_EXPORT_NOT_FOUND',
+        `Plugin ${d.id}: ${d.mainPath ?? 'plugin object'} has no export "${ext.implementation}" for extension ${ext.id} (${ext.point}). Exports: ${available.join(', ') || 'none'}.`,
+        { plugin: d.id, extension: ext.id, point: ext.point, file: d.mainPath },
+      );
+    }
+    const spec = this.points.get(ext.point)!;
+    return instantiate(this.pluginContainer(d), ext, impl, this.context(d, ext.parameters), spec.methods);
+  }
+
+  private context(d: PluginDescriptor, parameters: Record<string, string>): PluginContext {
+    return {
+      conf: this.conf,
+      log: this.log.child({ plugin: d.id }),
+      plugin: { id: d.id, version: d.version, root: d.root },
+      parameters: Object.freeze({ ...parameters }),
+    };
+  }
+
+  private pluginContainer(d: PluginDescriptor): DependencyContainer {
+    let c = this.pluginContainers.get(d.id);
+    if (!c) {
+      c = this.container.createChildContainer();
+      c.register(PLUGIN_CONTEXT, { useValue: this.context(d, {}) });
+      this.pluginContainers.set(d.id, c);
+    }
+    return c;
+  }
+
+  private loadModule(d: PluginDescriptor): Promise<PluginModule> {
+    let p = this.modules.get(d.id);
+    if (!p) {
+      p = this.importModule(d);
+      this.modules.set(d.id, p);
+    }
+    return p;
+  }
+
+  private async importModule(d: PluginDescriptor): Promise<PluginModule> {
+    if (d.definition) return { exports: {}, definition: d.definition };
+    let exports: Record<string, unknown>;
+    try {
+      exports = (await import(pathToFileURL(d.mainPath!).href)) as Record<string, unknown>;
+    } catch (err) {
+      throw new NutchError(
+        'NUTCH_PLUGIN_MODULE_NOT_FOUND',
+        `Plugin ${d.id}: cannot import main module ${d.mainPath} (declared in ${d.manifestPath}): ${errorMessage(err)}`,
+        { plugin: d.id, file: d.mainPath },
+        { cause: err },
+      );
+    }
+    const definition = Object.values(exports).find(isPluginDefinition);
+    return { exports, definition };
+  }
+
+  /** Starts a plugin after its dependencies; a start() that throws fails with NUTCH_PLUGIN_START_FAILED. */
+  startPlugin(id: string): Promise<void> {
+    let p = this.starting.get(id);
+    if (!p) {
+      p = this.doStart(id);
+      this.starting.set(id, p);
+    }
+    return p;
+  }
+
+  private async doStart(id: string): Promise<void> {
+    const d = this.descriptor(id)!;
+    for (const dep of d.requires) await this.startPlugin(dep);
+    const mod = await this.loadModule(d).catch((err) => {
+      throw isNutchError(err) ? err : new NutchError('NUTCH_PLUGIN_MODULE_NOT_FOUND', errorMessage(err), { plugin: id });
+    });
+    if (mod.definition?.start) {
+      try {
+        await mod.definition.start(this.context(d, {}));
+      } catch (err) {
+        throw new NutchError(
+          'NUTCH_PLUGIN_START_FAILED',
+          `Plugin ${id} failed to start: ${errorMessage(err)}. Nothing was written; fix the plugin or its configuration, or leave it out of plugin.includes.`,
+          { plugin: id },
+          { cause: err },
+        );
+      }
+    }
+    this.started.push(id);
+    this.log.debug(`Plugin ${id} started`, { plugin: id });
+  }
+
+  /** Plugin ids started so far, in start order. */
+  startedPlugins(): readonly string[] {
+    return this.started;
+  }
+
+  /** The order active plugins start in (dependencies first). */
+  startOrder(): string[] {
+    return startOrder(this.descriptors, this.activation as Map<string, Activation>);
+  }
+
+  /** Stops started plugins in reverse start order; errors are logged, every plugin still gets its stop(). */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.allSettled([...this.starting.values()]);
+    for (const id of [...this.started].reverse()) {
+      const mod = await this.modules.get(id);
+      if (!mod?.definition?.stop) continue;
+      try {
+        await mod.definition.stop();
+      } catch (err) {
+        this.log.error(`Plugin ${id} failed to stop: ${errorMessage(err)}`, { plugin: id, code: 'NUTCH_PLUGIN_STOP_FAILED' });
+      }
+    }
+    this.started.length = 0;
+    this.container.clearInstances();
+  }
+}

@@ -1,0 +1,13 @@
+/** The command table: Nutch's command names. Each command lives in its own file under commands/. */
+import type { Command } from './command.js';
+import { pluginCommand } from './commands/plugin.js';
+import { showPropertiesCommand } from './commands/showproperties.js';
+import { filterCheckerCommand } from './commands/filterchecker.js';
+import { normalizerCheckerCommand } from './commands/normalizerchecker.js';
+
+export const commands: Command[] = [
+  pluginCommand,
+  showPropertiesCommand,
+  filterCheckerCommand,
+  normalizerCheckerCommand,
+];

@@ -1,0 +1,17 @@
+/**
+ * `nutch-ts`: the embedding SDK. createNutch() arrives with the crawl loop; today the context
+ * (configuration + plugins + extension chains) is the entry point.
+ */
+import 'reflect-metadata';
+export { createContext, checkAgentName, type NutchContext, type CreateContextOptions } from '../core/crawl/context.js';
+export { loadConfiguration, resolveConfFile, type LoadConfigurationOptions } from '../core/config/load-configuration.js';
+export { Configuration, describeSource, type ValueSource, type LayerName } from '../core/config/configuration.js';
+export type { PropertyDefinition, PropertyType } from '../core/config/property-types.js';
+export { PluginRepository } from '../core/plugin/plugin-repository.js';
+export type { PluginObject } from '../core/plugin/plugin-object.js';
+export { describeActivation, type Activation } from '../core/plugin/activation.js';
+export { ExtensionPoints } from '../core/extension-points/extension-point.js';
+export { NutchError, isNutchError, ErrorCodes, type ErrorCode } from '../core/errors.js';
+export { createConsoleLogger, silentLogger, type Logger } from '../core/log.js';
+export type { ProgressEvent, Counters, StageOptions, StageName } from '../core/crawl/progress.js';
+export * from '../core/model/index.js';

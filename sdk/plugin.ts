@@ -1,0 +1,25 @@
+/**
+ * `nutch-ts/plugin`: everything a plugin author imports — definePlugin, the extension-point
+ * interfaces, the model types and helpers, the configuration getters. No decorators, no tsyringe.
+ */
+export { definePlugin, type PluginDefinition } from '../core/plugin/define-plugin.js';
+export type { PluginContext, PluginInfo, Implementation } from '../core/plugin/plugin-context.js';
+export type { Configuration } from '../core/config/configuration.js';
+export { resolveConfFile } from '../core/config/load-configuration.js';
+export type { Logger } from '../core/log.js';
+export { NutchError, isNutchError, type ErrorCode } from '../core/errors.js';
+export * from '../core/model/index.js';
+export type { URLNormalizer, NormalizerScope } from '../core/extension-points/url-normalizer.js';
+export { NormalizerScopes } from '../core/extension-points/url-normalizer.js';
+export type { URLFilter } from '../core/extension-points/url-filter.js';
+export type { URLExemptionFilter } from '../core/extension-points/url-exemption-filter.js';
+export type { ScoringFilter, ScoringTarget } from '../core/extension-points/scoring-filter.js';
+export type { Protocol, RobotRules } from '../core/extension-points/protocol.js';
+export type { Parser, ParsePluginsMapping } from '../core/extension-points/parser.js';
+export type { HtmlParseFilter, HTMLMetaTags } from '../core/extension-points/html-parse-filter.js';
+export type { IndexingFilter, IndexingContext } from '../core/extension-points/indexing-filter.js';
+export type { IndexWriter, IndexWriterParams, SearchHit } from '../core/extension-points/index-writer.js';
+export type { FetchSchedule } from '../core/extension-points/fetch-schedule.js';
+export { FetchScheduleState } from '../core/extension-points/fetch-schedule.js';
+export type { Signature } from '../core/extension-points/signature.js';
+export { ExtensionPoints, type ExtensionPoint } from '../core/extension-points/extension-point.js';

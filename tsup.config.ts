@@ -1,0 +1,43 @@
+/**
+ * One build, code splitting (one shared core chunk): the public subpaths, the CLI, and one entry per
+ * built-in plugin found from plugins/*\/plugin.json; plugin.json is copied beside each plugin's index.js.
+ * Declarations only for the public subpaths.
+ */
+import { cpSync, existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { defineConfig } from 'tsup';
+
+const pluginIds = readdirSync('plugins', { withFileTypes: true })
+  .filter((d) => d.isDirectory() && existsSync(join('plugins', d.name, 'plugin.json')))
+  .map((d) => d.name);
+
+const entry: Record<string, string> = {
+  'sdk/index': 'sdk/index.ts',
+  'sdk/plugin': 'sdk/plugin.ts',
+  'sdk/testing': 'sdk/testing.ts',
+  'sdk/cli/main': 'sdk/cli/main.ts',
+};
+for (const id of pluginIds) entry[`plugins/${id}/index`] = `plugins/${id}/index.ts`;
+for (const extra of ['core/parse/parse-worker.ts']) if (existsSync(extra)) entry[extra.replace(/\.ts$/, '')] = extra;
+
+export default defineConfig({
+  entry,
+  format: ['esm'],
+  target: 'node20',
+  platform: 'node',
+  splitting: true,
+  sourcemap: false,
+  clean: true,
+  outDir: 'dist',
+  dts: { entry: { 'sdk/index': 'sdk/index.ts', 'sdk/plugin': 'sdk/plugin.ts', 'sdk/testing': 'sdk/testing.ts' } },
+  external: ['better-sqlite3'],
+  banner: ({ format }) => (format === 'esm' ? { js: '' } : {}),
+  onSuccess: async () => {
+    for (const id of pluginIds) {
+      cpSync(join('plugins', id, 'plugin.json'), join('dist', 'plugins', id, 'plugin.json'));
+      for (const f of readdirSync(join('plugins', id))) {
+        if (!/\.(ts|json)$/.test(f) || f === 'plugin.json') cpSync(join('plugins', id, f), join('dist', 'plugins', id, f), { recursive: true });
+      }
+    }
+  },
+});
