@@ -1,0 +1,58 @@
+/**
+ * NutchContext: what every stage receives — configuration, plugins, the extension chains, the log.
+ * Built the same way by the CLI and by createNutch(), one per crawler; never shared.
+ */
+import { NutchError } from '../errors.js';
+import { createConsoleLogger, type Logger } from '../log.js';
+import { loadConfiguration, type LoadConfigurationOptions } from '../config/load-configuration.js';
+import { packageVersion } from '../config/package-root.js';
+import type { Configuration } from '../config/configuration.js';
+import { PluginRepository } from '../plugin/plugin-repository.js';
+import type { PluginObject } from '../plugin/plugin-object.js';
+import { ExtensionChains } from '../extension-points/extension-chains.js';
+
+export interface NutchContext {
+  conf: Configuration;
+  plugins: PluginRepository;
+  extensions: ExtensionChains;
+  log: Logger;
+  /** Releases what the context owns (plugins, in reverse start order). */
+  close(): Promise<void>;
+}
+
+export interface CreateContextOptions extends LoadConfigurationOptions {
+  /** Where the app's package.json is looked up; default the working directory. */
+  root?: string;
+  plugins?: PluginObject[];
+  pluginFolders?: string[];
+  logger?: Logger;
+  includeBuiltins?: boolean;
+}
+
+export function createContext(opts: CreateContextOptions = {}): NutchContext {
+  const log = opts.logger ?? createConsoleLogger(process.env.NUTCH_LOG_LEVEL as never ?? 'info');
+  const conf = loadConfiguration(opts);
+  const plugins = new PluginRepository({
+    conf,
+    log,
+    appRoot: opts.root ?? opts.cwd ?? process.cwd(),
+    hostVersion: packageVersion(),
+    plugins: opts.plugins,
+    pluginFolders: opts.pluginFolders,
+    includeBuiltins: opts.includeBuiltins,
+  });
+  for (const w of conf.validate()) log.warn(w.message, { property: w.property });
+  const extensions = new ExtensionChains(plugins, conf, log);
+  return { conf, plugins, extensions, log, close: () => plugins.close() };
+}
+
+/** Nutch refuses to fetch without an agent name; so does nutch-ts (same message). */
+export function checkAgentName(conf: Configuration): void {
+  if (!conf.getString('http.agent.name').trim()) {
+    throw new NutchError(
+      'NUTCH_CONFIG_MISSING_AGENT',
+      'No agents listed in \'http.agent.name\' property. Set it in nutch-site.json (e.g. {"http.agent.name": "mybot"}) or with -D http.agent.name=mybot.',
+      { property: 'http.agent.name' },
+    );
+  }
+}
