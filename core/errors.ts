@@ -30,6 +30,9 @@ export const ErrorCodes = {
   NUTCH_EXTENSION_FAILED: 'An extension threw; the error is tagged with plugin, extension point and URL.',
   NUTCH_PROTOCOL_NOT_FOUND: 'No Protocol extension handles the URL scheme.',
   NUTCH_PARSER_NOT_FOUND: 'No Parser extension handles the content type.',
+  NUTCH_PARSE_PLUGINS_INVALID: 'parse-plugins.json (parse.plugin.file) is not the expected shape: mimeTypes of content type to extension ids, optional aliases.',
+  NUTCH_PARSE_WORKER_FAILED: 'A parse worker thread could not start (its plugins failed to load or start); the parse did not run.',
+  NUTCH_SEGMENT_ALREADY_PARSED: 'The segment already holds parse output; parse it again only with -force.',
   NUTCH_CLOSED: 'The crawler was used after close().',
   NUTCH_USAGE: 'A command line is malformed.',
 } as const;

@@ -5,9 +5,18 @@
  */
 import type { Content } from '../model/content.js';
 import type { ParseResult } from '../model/parse.js';
+import type { HtmlParseFilters } from './html-parse-filter.js';
+
+/**
+ * What the parse worker hands a parser besides the content: the HtmlParseFilter chain, which an HTML
+ * parser runs on its DOM before returning (as Nutch's HtmlParser calls HtmlParseFilters itself).
+ */
+export interface ParseContext {
+  htmlParseFilters?: HtmlParseFilters;
+}
 
 export interface Parser {
-  getParse(content: Content): Promise<ParseResult> | ParseResult;
+  getParse(content: Content, parseContext?: ParseContext): Promise<ParseResult> | ParseResult;
 }
 
 /** parse-plugins.json: content type -> ordered extension ids; `*` is the fallback; aliases map short names to ids. */

@@ -1,0 +1,60 @@
+/**
+ * The parse worker entry: builds its own PluginRepository and chains from the configuration snapshot
+ * and the active plugins' folders, starts the Parser, HtmlParseFilter and Signature plugins (their
+ * start() runs here, stop() at close), then parses one Content at a time for the pool.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { Configuration } from '../config/configuration.js';
+import { packageRoot, packageVersion } from '../config/package-root.js';
+import type { Logger } from '../log.js';
+import { PluginRepository } from '../plugin/plugin-repository.js';
+import { ExtensionChains } from '../extension-points/extension-chains.js';
+import { ParseUtil } from './parse-util.js';
+import { serializeError, type FromWorker, type ToWorker, type WorkerInit } from './worker-protocol.js';
+
+const port = parentPort!;
+const post = (m: FromWorker, transfer?: ArrayBuffer[]) => port.postMessage(m, transfer ?? []);
+
+const RANK: Record<string, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
+
+function workerLogger(level: string, bindings: Record<string, unknown> = {}): Logger {
+  const min = RANK[level] ?? 20;
+  const emit = (lvl: 'debug' | 'info' | 'warn' | 'error') => (msg: string, fields?: Record<string, unknown>) => {
+    if (RANK[lvl]! >= min) post({ type: 'log', level: lvl, msg, fields: { ...bindings, ...fields } });
+  };
+  return { debug: emit('debug'), info: emit('info'), warn: emit('warn'), error: emit('error'), child: (b) => workerLogger(level, { ...bindings, ...b }) };
+}
+
+async function main(): Promise<void> {
+  const init = workerData as WorkerInit;
+  const log = workerLogger(init.logLevel, { thread: 'parse-worker' });
+  let repo: PluginRepository;
+  let util: ParseUtil;
+  try {
+    const conf = Configuration.fromSnapshot(init.conf);
+    // The roots below are the whole plugin set; plugin.folders would find some of them twice.
+    conf.set('plugin.folders', [], { layer: 'cli', source: 'parse worker' });
+    repo = new PluginRepository({ conf, log, appRoot: packageRoot(), hostVersion: packageVersion(), pluginFolders: init.pluginRoots, includeBuiltins: false });
+    util = await ParseUtil.create(new ExtensionChains(repo, conf, log), conf, log);
+  } catch (err) {
+    post({ type: 'init-error', error: serializeError(err) });
+    return;
+  }
+  port.on('message', async (m: ToWorker) => {
+    if (m.type === 'close') {
+      await repo.close();
+      post({ type: 'closed' });
+      port.close();
+      return;
+    }
+    try {
+      const out = await util.parse(m.content, m.forceAs);
+      post({ type: 'result', id: m.id, result: out.result, signature: out.signature, parser: out.parser });
+    } catch (err) {
+      post({ type: 'error', id: m.id, error: serializeError(err) });
+    }
+  });
+  post({ type: 'ready' });
+}
+
+void main();

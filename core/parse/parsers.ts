@@ -1,0 +1,48 @@
+/**
+ * The main thread's Parser composite — what the parse stage, the fetcher's inline parse and
+ * parsechecker call. It owns nothing but a handle on the context's ParsePool: one pool per
+ * NutchContext, created on first use and terminated when the context closes.
+ */
+import type { NutchContext } from '../crawl/context.js';
+import type { Content } from '../model/content.js';
+import type { ParseResult } from '../model/parse.js';
+import type { Parser } from '../extension-points/parser.js';
+import { ParsePool, type ParsePoolOptions, type ParseRequest } from './pool.js';
+import type { ParseOutcome } from './parse-util.js';
+
+const pools = new WeakMap<NutchContext, ParsePool>();
+
+/** The context's parse pool; the first call creates it and chains its close() onto ctx.close(). */
+export function parsePoolOf(ctx: NutchContext, opts: Partial<Pick<ParsePoolOptions, 'size' | 'timeoutMs'>> = {}): ParsePool {
+  let pool = pools.get(ctx);
+  if (!pool) {
+    const created = new ParsePool({ conf: ctx.conf, plugins: ctx.plugins, log: ctx.log, ...opts });
+    pool = created;
+    pools.set(ctx, created);
+    const close = ctx.close.bind(ctx);
+    ctx.close = async () => {
+      pools.delete(ctx);
+      await created.close();
+      await close();
+    };
+  }
+  return pool;
+}
+
+/** Parser composite over the pool: first successful parser wins (selection happens in the worker). */
+export class ParserComposite implements Parser {
+  constructor(private readonly pool: ParsePool) {}
+
+  async getParse(content: Content): Promise<ParseResult> {
+    return (await this.pool.parse(content)).result;
+  }
+
+  /** The parse result with its signature and the parser that produced it. */
+  parse(content: Content, request?: ParseRequest): Promise<ParseOutcome> {
+    return this.pool.parse(content, request);
+  }
+}
+
+export function parsers(ctx: NutchContext): ParserComposite {
+  return new ParserComposite(parsePoolOf(ctx));
+}

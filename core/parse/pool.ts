@@ -1,0 +1,284 @@
+/**
+ * The parse worker pool (DESIGN §6): `parser.worker.threads` worker threads (0 = one per core), each
+ * with its own plugin repository built from a configuration snapshot, each parsing one Content at a
+ * time. Content bytes are copied into a fresh buffer and transferred. `parser.timeout` really abandons
+ * a runaway parse: the worker is terminated and replaced, the page gets a FAILED parse, the stage goes
+ * on. A worker that crashes fails only the page it held. A worker that cannot start (a plugin's start()
+ * throws) fails the pool: ready() and every parse() reject with the worker's error.
+ */
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { NutchError, errorMessage } from '../errors.js';
+import type { Configuration } from '../config/configuration.js';
+import { packageRoot } from '../config/package-root.js';
+import type { Logger } from '../log.js';
+import type { PluginRepository } from '../plugin/plugin-repository.js';
+import type { Content } from '../model/content.js';
+import { ParseStatusMinor, failedParse, singleParseResult } from '../model/parse.js';
+import type { ParseOutcome } from './parse-util.js';
+import type { FromWorker, SerializedError, ToWorker, WorkerInit } from './worker-protocol.js';
+
+export interface ParsePoolOptions {
+  conf: Configuration;
+  plugins: PluginRepository;
+  log: Logger;
+  /** Worker threads; default `parser.worker.threads`, 0 = one per core. */
+  size?: number;
+  /** Per-parse limit in ms; default `parser.timeout` seconds (-1 none). */
+  timeoutMs?: number;
+}
+
+export interface ParseRequest {
+  /** Parse as this content type instead of the content's own (parsechecker -forceAs). */
+  forceAs?: string;
+}
+
+interface Job {
+  id: number;
+  content: Content;
+  forceAs?: string;
+  resolve(o: ParseOutcome): void;
+  reject(e: unknown): void;
+}
+
+interface Slot {
+  worker: Worker;
+  state: 'starting' | 'idle' | 'busy' | 'dead';
+  job: Job | null;
+  timer?: NodeJS.Timeout;
+  ready: Promise<void>;
+}
+
+const fromSource = import.meta.url.endsWith('.ts');
+/** Bounds one worker's heap, so a pathological page kills its worker, not the crawler. */
+const WORKER_HEAP_MB = 1536;
+
+export class ParsePool {
+  readonly size: number;
+  readonly timeoutMs: number;
+  private readonly slots: Slot[] = [];
+  private readonly queue: Job[] = [];
+  private readonly init: WorkerInit;
+  private readonly log: Logger;
+  private nextId = 1;
+  private initError: Error | null = null;
+  private closed = false;
+  /** Counts, for the stage's counters and for tests. */
+  readonly stats = { parsed: 0, timeouts: 0, crashes: 0, workersStarted: 0 };
+
+  constructor(opts: ParsePoolOptions) {
+    const configured = opts.size ?? opts.conf.getInt('parser.worker.threads', 0);
+    this.size = Math.max(1, configured > 0 ? configured : availableParallelism());
+    const seconds = opts.conf.getInt('parser.timeout', 30);
+    this.timeoutMs = opts.timeoutMs ?? (seconds < 0 ? -1 : seconds * 1000);
+    this.log = opts.log;
+    const pluginRoots = opts.plugins.descriptors
+      .filter((d) => d.root && d.source !== 'object' && opts.plugins.isActive(d.id))
+      .map((d) => d.root!);
+    this.init = { conf: opts.conf.snapshot(), pluginRoots, logLevel: process.env.NUTCH_LOG_LEVEL ?? 'info' };
+  }
+
+  /** Starts one worker and waits until its plugins are loaded and started; rejects when they fail. */
+  async ready(): Promise<void> {
+    if (this.initError) throw this.initError;
+    this.ensureOpen();
+    const slot = this.slots.find((s) => s.state !== 'dead') ?? this.spawn();
+    await slot.ready;
+  }
+
+  parse(content: Content, request: ParseRequest = {}): Promise<ParseOutcome> {
+    if (this.initError) return Promise.reject(this.initError);
+    try {
+      this.ensureOpen();
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    return new Promise((resolve, reject) => {
+      this.queue.push({ id: this.nextId++, content, forceAs: request.forceAs, resolve, reject });
+      this.pump();
+    });
+  }
+
+  /** Asks each worker to stop its plugins (stop() runs there), then terminates it. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const job of this.queue.splice(0)) job.reject(new NutchError('NUTCH_CLOSED', `The parse pool is closed; ${job.content.url} was not parsed.`, { url: job.content.url }));
+    await Promise.all(this.slots.map((s) => this.stopSlot(s)));
+    this.slots.length = 0;
+  }
+
+  private ensureOpen(): void {
+    if (this.closed) throw new NutchError('NUTCH_CLOSED', 'The parse pool is closed.');
+  }
+
+  private pump(): void {
+    while (this.queue.length) {
+      const slot = this.slots.find((s) => s.state === 'idle');
+      if (!slot) {
+        const live = this.slots.filter((s) => s.state !== 'dead').length;
+        const starting = this.slots.filter((s) => s.state === 'starting').length;
+        if (live < this.size && starting < this.queue.length) this.spawn();
+        return;
+      }
+      this.dispatch(slot, this.queue.shift()!);
+    }
+  }
+
+  private dispatch(slot: Slot, job: Job): void {
+    slot.state = 'busy';
+    slot.job = job;
+    slot.worker.ref();
+    const bytes = new Uint8Array(job.content.content); // a copy: the caller keeps its bytes
+    const message: ToWorker = { type: 'parse', id: job.id, content: { ...job.content, content: bytes }, forceAs: job.forceAs };
+    if (this.timeoutMs >= 0) slot.timer = setTimeout(() => this.onTimeout(slot, job), this.timeoutMs);
+    slot.worker.postMessage(message, [bytes.buffer as ArrayBuffer]);
+  }
+
+  private spawn(): Slot {
+    const worker = createWorker(this.init);
+    this.stats.workersStarted++;
+    let markReady!: () => void;
+    let markFailed!: (e: Error) => void;
+    const ready = new Promise<void>((res, rej) => {
+      markReady = res;
+      markFailed = rej;
+    });
+    ready.catch(() => {});
+    const slot: Slot = { worker, state: 'starting', job: null, ready };
+    this.slots.push(slot);
+    worker.on('message', (m: FromWorker) => {
+      switch (m.type) {
+        case 'ready':
+          if (slot.state !== 'starting') return;
+          slot.state = 'idle';
+          worker.unref();
+          markReady();
+          this.pump();
+          return;
+        case 'init-error': {
+          const err = workerStartError(m.error);
+          markFailed(err);
+          this.failPool(err);
+          void worker.terminate();
+          return;
+        }
+        case 'result':
+          this.finishJob(slot, m.id, { result: m.result, signature: m.signature, parser: m.parser });
+          return;
+        case 'error':
+          if (slot.job) this.finishJob(slot, m.id, failedOutcome(slot.job.content, `Parse failed: ${m.error.message}`, ParseStatusMinor.FAILED_EXCEPTION));
+          return;
+        case 'log':
+          this.log[m.level](m.msg, m.fields);
+          return;
+        default:
+          return;
+      }
+    });
+    worker.on('error', (err) => this.onCrash(slot, err, markFailed));
+    worker.on('exit', (code) => this.onCrash(slot, new Error(`parse worker exited with code ${code}`), markFailed));
+    return slot;
+  }
+
+  private finishJob(slot: Slot, id: number, outcome: ParseOutcome): void {
+    const job = slot.job;
+    if (!job || job.id !== id) return;
+    clearTimeout(slot.timer);
+    slot.job = null;
+    slot.state = 'idle';
+    slot.worker.unref();
+    this.stats.parsed++;
+    job.resolve(outcome);
+    this.pump();
+  }
+
+  private onTimeout(slot: Slot, job: Job): void {
+    if (slot.job !== job) return;
+    this.stats.timeouts++;
+    slot.state = 'dead';
+    slot.job = null;
+    this.remove(slot);
+    void slot.worker.terminate();
+    const seconds = this.timeoutMs / 1000;
+    this.log.warn(`Parse of ${job.content.url.slice(0, 300)} timed out after ${seconds}s (parser.timeout); abandoned, worker replaced`, { url: job.content.url.slice(0, 300), property: 'parser.timeout' });
+    job.resolve(failedOutcome(job.content, `Parse of ${job.content.url.slice(0, 300)} timed out after ${seconds}s (parser.timeout)`, ParseStatusMinor.FAILED_EXCEPTION));
+    this.pump();
+  }
+
+  private onCrash(slot: Slot, err: Error, markFailed: (e: Error) => void): void {
+    if (slot.state === 'dead') return;
+    const wasStarting = slot.state === 'starting';
+    slot.state = 'dead';
+    clearTimeout(slot.timer);
+    this.remove(slot);
+    if (this.closed) return;
+    if (wasStarting) {
+      const e = workerStartError({ message: errorMessage(err) });
+      markFailed(e);
+      this.failPool(e);
+      return;
+    }
+    this.stats.crashes++;
+    const job = slot.job;
+    slot.job = null;
+    if (job) {
+      this.log.warn(`Parse worker crashed on ${job.content.url.slice(0, 300)}: ${errorMessage(err)}; worker replaced`, { url: job.content.url.slice(0, 300) });
+      job.resolve(failedOutcome(job.content, `Parse worker crashed: ${errorMessage(err)}`, ParseStatusMinor.FAILED_EXCEPTION));
+    }
+    this.pump();
+  }
+
+  private failPool(err: Error): void {
+    if (this.initError) return;
+    this.initError = err;
+    for (const job of this.queue.splice(0)) job.reject(err);
+  }
+
+  private remove(slot: Slot): void {
+    const i = this.slots.indexOf(slot);
+    if (i >= 0) this.slots.splice(i, 1);
+  }
+
+  private async stopSlot(slot: Slot): Promise<void> {
+    const { worker } = slot;
+    slot.state = 'dead';
+    clearTimeout(slot.timer);
+    slot.job?.reject(new NutchError('NUTCH_CLOSED', `The parse pool closed while ${slot.job.content.url} was being parsed.`));
+    worker.ref();
+    const closed = new Promise<void>((resolve) => {
+      worker.on('message', (m: FromWorker) => m.type === 'closed' && resolve());
+      worker.once('exit', () => resolve());
+    });
+    worker.postMessage({ type: 'close' } satisfies ToWorker);
+    const timer = setTimeout(() => void worker.terminate(), 2000);
+    await closed;
+    clearTimeout(timer);
+    await worker.terminate();
+  }
+}
+
+function failedOutcome(content: Content, message: string, minor: number): ParseOutcome {
+  const parse = failedParse(message, minor);
+  parse.data.contentMeta = { ...content.metadata };
+  return { result: singleParseResult(content.url, parse), signature: null };
+}
+
+function workerStartError(e: SerializedError): Error {
+  const code = e.code === 'NUTCH_PLUGIN_START_FAILED' || e.code?.startsWith('NUTCH_PLUGIN') || e.code?.startsWith('NUTCH_PARSE_PLUGINS') || e.code?.startsWith('NUTCH_CONFIG') || e.code === 'NUTCH_EXTENSION_NOT_FOUND'
+    ? (e.code as 'NUTCH_PLUGIN_START_FAILED')
+    : 'NUTCH_PARSE_WORKER_FAILED';
+  return new NutchError(code, `Parse worker could not start: ${e.message}`);
+}
+
+/** From source: an eval bootstrap registers tsx and imports the .ts entry; from dist: the built entry. */
+function createWorker(init: WorkerInit): Worker {
+  const resourceLimits = { maxOldGenerationSizeMb: WORKER_HEAP_MB };
+  if (!fromSource) return new Worker(join(packageRoot(), 'dist', 'core', 'parse', 'parse-worker.js'), { workerData: init, resourceLimits });
+  const entry = new URL('./parse-worker.ts', import.meta.url).href;
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const bootstrap = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); })`
+    + `.catch((e) => { require('node:worker_threads').parentPort.postMessage({ type: 'init-error', error: { message: String((e && e.stack) || e) } }); });`;
+  return new Worker(bootstrap, { eval: true, workerData: init, resourceLimits });
+}

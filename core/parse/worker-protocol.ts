@@ -1,0 +1,37 @@
+/** Messages between the parse pool (main thread) and a parse worker. Plain, structured-cloneable. */
+import type { ConfigurationSnapshot } from '../config/configuration.js';
+import type { Content } from '../model/content.js';
+import type { ParseResult } from '../model/parse.js';
+
+export interface WorkerInit {
+  conf: ConfigurationSnapshot;
+  /** Folders of the active plugins (objects cannot cross threads; their points never run here). */
+  pluginRoots: string[];
+  logLevel: string;
+}
+
+export type ToWorker =
+  | { type: 'parse'; id: number; content: Content; forceAs?: string }
+  | { type: 'close' };
+
+export interface SerializedError {
+  message: string;
+  code?: string;
+  stack?: string;
+}
+
+export type FromWorker =
+  | { type: 'ready' }
+  | { type: 'init-error'; error: SerializedError }
+  | { type: 'result'; id: number; result: ParseResult; signature: Uint8Array | null; parser?: string }
+  | { type: 'error'; id: number; error: SerializedError }
+  | { type: 'log'; level: 'debug' | 'info' | 'warn' | 'error'; msg: string; fields?: Record<string, unknown> }
+  | { type: 'closed' };
+
+export function serializeError(err: unknown): SerializedError {
+  if (err && typeof err === 'object') {
+    const e = err as { message?: unknown; code?: unknown; stack?: unknown };
+    return { message: String(e.message ?? err), code: typeof e.code === 'string' ? e.code : undefined, stack: typeof e.stack === 'string' ? e.stack : undefined };
+  }
+  return { message: String(err) };
+}

@@ -1,0 +1,133 @@
+/**
+ * parse-html: Nutch's HtmlParser on htmlparser2 + domhandler. Detects the charset, builds the DOM, walks
+ * it once (text, title, outlinks, base href, meta tags), applies the robots directives (noindex empties
+ * text and title and flags parseMeta; nofollow drops every outlink; noarchive forbids caching), turns a
+ * meta refresh into SUCCESS_REDIRECT [target, delay], and runs the HtmlParseFilter chain on the DOM.
+ */
+import { parseDocument } from 'htmlparser2';
+import {
+  ParseMeta, ParseStatusCode, ParseStatusMinor, createParseData, failedParse, parseStatus, singleParseResult,
+  type Content, type HTMLMetaTags, type Metadata, type Outlink, type ParseContext, type ParseResult, type Parser, type PluginContext,
+} from '../../sdk/plugin.js';
+import { decode, detectEncoding } from './encoding-detector.js';
+import { LINK_ATTRIBUTES, walkDocument, type RawLink, type WalkOptions } from './dom-content-utils.js';
+import { processMetaTags, resolveUrl } from './html-meta-processor.js';
+
+/** Schemes that never lead to a fetchable page. */
+const DROPPED_SCHEMES = new Set(['javascript:', 'mailto:', 'data:', 'tel:', 'about:', 'blob:', 'vbscript:', 'sms:', 'callto:']);
+/** Share of control bytes in the first KiB above which "text/html" is binary junk. */
+const BINARY_CONTROL_RATIO = 0.1;
+
+export const CACHING_FORBIDDEN_KEY = 'caching.forbidden';
+export const ORIGINAL_CHAR_ENCODING = 'OriginalCharEncoding';
+
+export class HtmlParser implements Parser {
+  private readonly walkOptions: WalkOptions;
+  private readonly sniffBytes: number;
+  private readonly defaultEncoding: string;
+  private readonly metatagNames: ReadonlySet<string>;
+  private readonly allMetatags: boolean;
+
+  constructor(ctx: PluginContext) {
+    const conf = ctx.conf;
+    const ignore = new Set(conf.getStrings('parser.html.outlinks.ignore_tags').map((t) => t.toLowerCase()));
+    const linkTags = new Set(Object.keys(LINK_ATTRIBUTES).filter((t) => !ignore.has(t)));
+    if (!conf.getBoolean('parser.html.form.use_action')) linkTags.delete('form');
+    this.walkOptions = {
+      linkTags,
+      lineSeparators: new Set(conf.getStrings('parser.html.line.separators').map((t) => t.toLowerCase())),
+      maxTargetLength: conf.getInt('db.max.outlink.length', 4096),
+    };
+    this.sniffBytes = conf.getInt('parser.html.sniff.bytes', 8192);
+    this.defaultEncoding = conf.getString('parser.character.encoding.default', 'windows-1252');
+    const names = conf.getStrings('metatags.names').map((n) => n.toLowerCase());
+    this.allMetatags = names.includes('*');
+    this.metatagNames = new Set(names);
+  }
+
+  async getParse(content: Content, parseContext?: ParseContext): Promise<ParseResult> {
+    const bytes = content.content;
+    if (looksBinary(bytes)) {
+      return singleParseResult(content.url, failedParse(`Content of ${content.url} labelled ${content.contentType || 'text/html'} is binary`, ParseStatusMinor.FAILED_INVALID_FORMAT));
+    }
+    const contentType = content.contentType || getHeader(content.metadata, 'content-type');
+    const detected = detectEncoding(bytes, contentType, { sniffBytes: this.sniffBytes, defaultEncoding: this.defaultEncoding });
+    const html = decode(bytes, detected.encoding);
+    const doc = parseDocument(html, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
+    const walked = walkDocument(doc, this.walkOptions);
+
+    const base = content.baseUrl || content.url;
+    const baseUrl = (walked.baseHref && resolveUrl(walked.baseHref, base)) || base;
+    const metaTags = processMetaTags(walked.metas, walked.baseHref, baseUrl);
+
+    const parseMeta: Metadata = {
+      [ParseMeta.CHARSET]: [detected.encoding],
+      [ORIGINAL_CHAR_ENCODING]: [detected.encoding],
+    };
+    this.addMetatags(parseMeta, metaTags);
+    if (metaTags.noIndex) parseMeta[ParseMeta.ROBOTS_NOINDEX] = ['true'];
+    if (metaTags.noFollow) parseMeta[ParseMeta.ROBOTS_NOFOLLOW] = ['true'];
+    if (metaTags.noCache) {
+      parseMeta[ParseMeta.ROBOTS_NOARCHIVE] = ['true'];
+      parseMeta[CACHING_FORBIDDEN_KEY] = ['content'];
+    }
+    const status = metaTags.refresh && metaTags.refreshHref
+      ? parseStatus(ParseStatusCode.SUCCESS, ParseStatusMinor.SUCCESS_REDIRECT, metaTags.refreshHref, String(metaTags.refreshTime))
+      : parseStatus(ParseStatusCode.SUCCESS);
+    const parse = {
+      text: metaTags.noIndex ? '' : walked.text,
+      data: createParseData({
+        status,
+        title: metaTags.noIndex ? '' : walked.title,
+        outlinks: metaTags.noFollow ? [] : toOutlinks(walked.links, baseUrl),
+        contentMeta: content.metadata,
+        parseMeta,
+      }),
+      isCanonical: true,
+    };
+    const result = singleParseResult(content.url, parse);
+    return parseContext?.htmlParseFilters ? parseContext.htmlParseFilters.filter(content, result, metaTags, doc) : result;
+  }
+
+  /** Meta tags into parse metadata as `metatag.<name>`, per metatags.names (as Nutch's parse-metatags). */
+  private addMetatags(parseMeta: Metadata, tags: HTMLMetaTags): void {
+    for (const group of [tags.generalTags, tags.httpEquivTags]) {
+      for (const [name, values] of Object.entries(group)) {
+        if (!this.allMetatags && !this.metatagNames.has(name)) continue;
+        const key = `metatag.${name}`;
+        parseMeta[key] = [...(parseMeta[key] ?? []), ...values];
+      }
+    }
+  }
+}
+
+/** Absolute outlinks; unresolvable targets and non-fetchable schemes are dropped. */
+export function toOutlinks(links: readonly RawLink[], baseUrl: string): Outlink[] {
+  const out: Outlink[] = [];
+  for (const link of links) {
+    const href = resolveUrl(link.target, baseUrl);
+    if (!href) continue;
+    const colon = href.indexOf(':');
+    if (DROPPED_SCHEMES.has(href.slice(0, colon + 1).toLowerCase())) continue;
+    out.push({ toUrl: href, anchor: link.anchor });
+  }
+  return out;
+}
+
+function getHeader(md: Metadata, name: string): string | undefined {
+  for (const [k, v] of Object.entries(md)) if (k.toLowerCase() === name) return v[0];
+  return undefined;
+}
+
+/** Many NUL / control bytes in the first KiB (and no UTF-16 BOM): not HTML whatever the label says. */
+export function looksBinary(bytes: Uint8Array): boolean {
+  const n = Math.min(bytes.length, 1024);
+  if (n === 0) return false;
+  if ((bytes[0] === 0xfe && bytes[1] === 0xff) || (bytes[0] === 0xff && bytes[1] === 0xfe)) return false;
+  let control = 0;
+  for (let i = 0; i < n; i++) {
+    const b = bytes[i]!;
+    if (b < 0x09 || (b > 0x0d && b < 0x20 && b !== 0x1b)) control++;
+  }
+  return control / n > BINARY_CONTROL_RATIO;
+}
