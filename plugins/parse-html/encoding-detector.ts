@@ -46,7 +46,22 @@ function decoderFor(encoding: string): TextDecoder {
 
 /** Decodes bytes; a leading BOM of the same encoding is dropped, invalid sequences become U+FFFD. */
 export function decode(bytes: Uint8Array, encoding: string): string {
+  if (encoding === 'windows-1252') return decodeWindows1252(bytes);
   return decoderFor(encoding).decode(bytes);
+}
+
+/** windows-1252's 0x80-0x9F (undefined bytes map to the C1 control of the same value, as WHATWG). */
+const CP1252_HIGH = '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f'
+  + '\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178';
+const C1 = /[\u0080-\u009f]/g;
+
+/**
+ * Node's TextDecoder decodes windows-1252 as ISO-8859-1 (0x80-0x9F become C1 controls instead of
+ * curly quotes, the euro sign, …), so the web's most common legacy charset is decoded here.
+ */
+function decodeWindows1252(bytes: Uint8Array): string {
+  const latin1 = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+  return latin1.replace(C1, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80]!);
 }
 
 /** The charset parameter of a Content-Type value. */

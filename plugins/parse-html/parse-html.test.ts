@@ -1,0 +1,212 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createTestContext } from '../../sdk/testing.js';
+import { createContent, ParseMeta, ParseStatusCode, ParseStatusMinor, type Content, type Parse, type Parser } from '../../sdk/plugin.js';
+
+const fixtures = fileURLToPath(new URL('../../tests/parse/fixtures/', import.meta.url));
+const fixture = (name: string) => new Uint8Array(readFileSync(join(fixtures, name)));
+
+async function htmlParser(defines: Record<string, string> = {}): Promise<Parser> {
+  const ctx = createTestContext({ cwd: mkdtempSync(join(tmpdir(), 'parse-html-')), env: { NUTCH_CONF_DIR: join(tmpdir(), 'no-such-conf') }, defines });
+  return ctx.plugins.getInstance<Parser>(ctx.plugins.findExtension('Parser', 'parse-html')!);
+}
+
+async function parse(html: string | Uint8Array, init: Partial<Content> = {}, defines: Record<string, string> = {}): Promise<Parse> {
+  const parser = await htmlParser(defines);
+  const bytes = typeof html === 'string' ? new TextEncoder().encode(html) : html;
+  const url = init.url ?? 'http://www.example.com/dir/page.html';
+  const result = await parser.getParse(createContent({ url, content: bytes, contentType: 'text/html', ...init }));
+  return result.parses[url]!;
+}
+
+const charsetCases: { name: string; file: string; contentType?: string; defines?: Record<string, string>; title?: string; text: RegExp; encoding: string }[] = [
+  { name: 'BOM beats a lying meta', file: 'utf8-bom.html', title: 'Café BOM', text: /crème brûlée/, encoding: 'utf-8' },
+  { name: 'meta charset windows-1252', file: 'windows-1252-meta.html', text: /“café” € price/, encoding: 'windows-1252' },
+  { name: 'http-equiv Shift_JIS', file: 'shift_jis-meta.html', title: '日本語', text: /日本語/, encoding: 'shift_jis' },
+  { name: 'HTTP header beats meta', file: 'windows-1252-meta.html', contentType: 'text/html; charset=utf-8', text: /\uFFFDcaf\uFFFD \uFFFD price/, encoding: 'utf-8' },
+  { name: 'detector finds undeclared Shift_JIS', file: 'shift_jis-undeclared.html', text: /日おにしいけで本/, encoding: 'shift_jis' },
+  { name: 'detector finds undeclared Latin-1 even with a UTF-8 default', file: 'latin1-undeclared.html', defines: { 'parser.character.encoding.default': 'utf-8' }, text: /crème brûlée/, encoding: 'windows-1252' },
+];
+
+for (const c of charsetCases) {
+  test(`charset: ${c.name}`, async () => {
+    const p = await parse(fixture(c.file), c.contentType ? { contentType: c.contentType } : {}, c.defines);
+    assert.equal(p.data.status.majorCode, ParseStatusCode.SUCCESS);
+    if (c.title) assert.equal(p.data.title, c.title);
+    assert.match(p.text, c.text);
+    assert.deepEqual(p.data.parseMeta[ParseMeta.CHARSET], [c.encoding]);
+  });
+}
+
+test('charset: a meta beyond parser.html.sniff.bytes is not seen', async () => {
+  const p = await parse(fixture('shift_jis-meta.html'), {}, { 'parser.html.sniff.bytes': '10' });
+  assert.notEqual(p.data.parseMeta[ParseMeta.CHARSET]?.[0], 'shift_jis');
+});
+
+test('charset: an unknown header label falls through to meta', async () => {
+  const p = await parse(fixture('windows-1252-meta.html'), { contentType: 'text/html; charset=x-no-such-charset' });
+  assert.deepEqual(p.data.parseMeta[ParseMeta.CHARSET], ['windows-1252']);
+});
+
+test('text: script, style and noscript skipped, whitespace collapsed, line separators', async () => {
+  const p = await parse(`<html><head><title> The
+    Title </title><style>p{}</style><script>var hidden = 1;</script></head>
+    <body><div>First   block</div><div>Second <span>inline</span>	text</div><noscript>no js</noscript>
+    <p>Para&nbsp;&amp; entity</p>tail</body></html>`);
+  assert.equal(p.data.title, 'The Title');
+  assert.equal(p.text, 'The Title\nFirst block\nSecond inline text\nPara & entity\ntail');
+  assert.doesNotMatch(p.text, /hidden|no js|p\{\}/);
+});
+
+test('text: no line breaks when parser.html.line.separators is empty', async () => {
+  const p = await parse('<div>a</div><div>b</div>', {}, { 'parser.html.line.separators': '' });
+  assert.equal(p.text, 'a b');
+});
+
+test('outlinks: every link tag, anchors, base href, dropped schemes, rel=nofollow, form per use_action', async () => {
+  const p = await parse(fixture('links.html'), {}, { 'parser.html.form.use_action': 'true' });
+  const links = p.data.outlinks.map((o) => [o.toUrl, o.anchor]);
+  assert.deepEqual(links, [
+    ['http://base.example/dir/style.css', ''],
+    ['http://base.example/dir/page.html', 'Page one'],
+    ['http://base.example/abs.html', 'Abs'],
+    ['http://other.example/x?y=1#frag', 'Other'],
+    ['http://base.example/dir/area.html', ''],
+    ['http://base.example/dir/frame.html', ''],
+    ['http://base.example/dir/iframe.html', ''],
+    ['http://base.example/dir/img.png', ''],
+    ['http://base.example/dir/embed.swf', ''],
+    ['http://base.example/dir/object.bin', ''],
+    ['http://base.example/dir/app.js', ''],
+    ['http://base.example/dir/search', ''],
+  ]);
+});
+
+test('outlinks: form actions are not outlinks by default; ignore_tags removes tags', async () => {
+  const p = await parse(fixture('links.html'), {}, { 'parser.html.outlinks.ignore_tags': 'img,script,link,embed,object,frame,iframe,area' });
+  assert.deepEqual(p.data.outlinks.map((o) => o.toUrl), [
+    'http://base.example/dir/page.html', 'http://base.example/abs.html', 'http://other.example/x?y=1#frag',
+  ]);
+});
+
+const baseCases: { name: string; html: string; expect: string[] }[] = [
+  { name: 'relative base resolves against the page', html: '<base href="/other/"><a href="x.html">x</a>', expect: ['http://www.example.com/other/x.html'] },
+  { name: 'garbage base is ignored', html: '<base href="http://[::1"><a href="x.html">x</a>', expect: ['http://www.example.com/dir/x.html'] },
+  { name: 'first base wins', html: '<base href="http://a.example/"><base href="http://b.example/"><a href="x">x</a>', expect: ['http://a.example/x'] },
+  { name: 'no base: content baseUrl (after redirects) is used', html: '<a href="y">y</a>', expect: ['http://www.example.com/dir/y'] },
+];
+for (const c of baseCases) {
+  test(`base href: ${c.name}`, async () => {
+    const p = await parse(c.html);
+    assert.deepEqual(p.data.outlinks.map((o) => o.toUrl), c.expect);
+  });
+}
+
+test('base href: Content.baseUrl differs from url', async () => {
+  const p = await parse('<a href="z">z</a>', { url: 'http://a.example/start', baseUrl: 'http://b.example/moved/here' });
+  assert.deepEqual(p.data.outlinks.map((o) => o.toUrl), ['http://b.example/moved/z']);
+});
+
+const robotsCases: { content: string; noIndex: boolean; noFollow: boolean; noArchive: boolean }[] = [
+  { content: 'noindex', noIndex: true, noFollow: false, noArchive: false },
+  { content: 'nofollow', noIndex: false, noFollow: true, noArchive: false },
+  { content: 'NOINDEX, NOFOLLOW', noIndex: true, noFollow: true, noArchive: false },
+  { content: 'none', noIndex: true, noFollow: true, noArchive: false },
+  { content: 'all', noIndex: false, noFollow: false, noArchive: false },
+  { content: 'noarchive', noIndex: false, noFollow: false, noArchive: true },
+  { content: 'index,follow', noIndex: false, noFollow: false, noArchive: false },
+];
+for (const c of robotsCases) {
+  test(`meta robots "${c.content}"`, async () => {
+    const p = await parse(`<html><head><title>T</title><meta name="ROBOTS" content="${c.content}"></head><body>body text <a href="l.html">l</a></body></html>`);
+    assert.equal(p.data.parseMeta[ParseMeta.ROBOTS_NOINDEX]?.[0] === 'true', c.noIndex);
+    assert.equal(p.data.parseMeta[ParseMeta.ROBOTS_NOFOLLOW]?.[0] === 'true', c.noFollow);
+    assert.equal(p.data.parseMeta[ParseMeta.ROBOTS_NOARCHIVE]?.[0] === 'true', c.noArchive);
+    assert.equal(p.data.outlinks.length, c.noFollow ? 0 : 1);
+    assert.equal(p.text, c.noIndex ? '' : 'T body text l');
+    assert.equal(p.data.title, c.noIndex ? '' : 'T');
+  });
+}
+
+const refreshCases: { content: string; target: string | null; delay?: string }[] = [
+  { content: '5; url=/next.html', target: 'http://www.example.com/next.html', delay: '5' },
+  { content: "0;URL='http://other.example/'", target: 'http://other.example/', delay: '0' },
+  { content: '3', target: 'http://www.example.com/dir/page.html', delay: '3' },
+  { content: 'soon; url=/x', target: null },
+];
+for (const c of refreshCases) {
+  test(`meta refresh "${c.content}"`, async () => {
+    const p = await parse(`<head><meta http-equiv="Refresh" content="${c.content.replace(/"/g, '&quot;')}"></head><body>moved</body>`);
+    if (c.target === null) {
+      assert.equal(p.data.status.minorCode, ParseStatusMinor.SUCCESS_OK);
+    } else {
+      assert.equal(p.data.status.majorCode, ParseStatusCode.SUCCESS);
+      assert.equal(p.data.status.minorCode, ParseStatusMinor.SUCCESS_REDIRECT);
+      assert.deepEqual(p.data.status.args, [c.target, c.delay]);
+    }
+  });
+}
+
+test('meta tags into parse metadata per metatags.names', async () => {
+  const html = '<meta name="Description" content="A page"><meta name="keywords" content="a,b"><meta http-equiv="Content-Language" content="fr">';
+  const all = await parse(html);
+  assert.deepEqual(all.data.parseMeta['metatag.description'], ['A page']);
+  assert.deepEqual(all.data.parseMeta['metatag.keywords'], ['a,b']);
+  assert.deepEqual(all.data.parseMeta['metatag.content-language'], ['fr']);
+  const some = await parse(html, {}, { 'metatags.names': 'description' });
+  assert.deepEqual(some.data.parseMeta['metatag.description'], ['A page']);
+  assert.equal(some.data.parseMeta['metatag.keywords'], undefined);
+});
+
+test('bad input: broken and truncated HTML still parses', async () => {
+  const p = await parse(fixture('broken.html'));
+  assert.equal(p.data.status.majorCode, ParseStatusCode.SUCCESS);
+  assert.equal(p.data.title, 'Broken <b>title');
+  assert.match(p.text, /Unclosed para one italic/);
+  assert.deepEqual(p.data.outlinks.map((o) => o.toUrl), ['http://www.example.com/dir/one.html', 'http://www.example.com/dir/two.html']);
+});
+
+test('bad input: 50,000-deep nesting walks without overflowing the stack', async () => {
+  const depth = 50_000;
+  const html = '<div>'.repeat(depth) + '<a href="deep.html">deep</a>' + '</div>'.repeat(depth);
+  const p = await parse(html);
+  assert.equal(p.text, 'deep');
+  assert.deepEqual(p.data.outlinks, [{ toUrl: 'http://www.example.com/dir/deep.html', anchor: 'deep' }]);
+});
+
+test('bad input: a 4 MB attribute and a 10 KB href (over db.max.outlink.length) are dropped, not resolved', async () => {
+  const huge = 'x'.repeat(4 * 1024 * 1024);
+  const p = await parse(`<div data-x="${huge}">t</div><a href="/${'y'.repeat(10_000)}">long</a><a href="ok.html">ok</a>`);
+  assert.deepEqual(p.data.outlinks.map((o) => o.toUrl), ['http://www.example.com/dir/ok.html']);
+});
+
+test('bad input: binary junk labelled text/html gets a failed status, not a crash', async () => {
+  let seed = 42;
+  const junk = new Uint8Array(64 * 1024).map(() => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) >> 16) & 0xff);
+  const p = await parse(junk);
+  assert.equal(p.data.status.majorCode, ParseStatusCode.FAILED);
+  assert.equal(p.data.status.minorCode, ParseStatusMinor.FAILED_INVALID_FORMAT);
+});
+
+test('bad input: invalid UTF-8 becomes replacement characters', async () => {
+  const bytes = new Uint8Array([...new TextEncoder().encode('<p>ok '), 0xc3, 0x28, 0xff, ...new TextEncoder().encode(' end</p>')]);
+  const p = await parse(bytes, { contentType: 'text/html; charset=utf-8' });
+  assert.match(p.text, /^ok \uFFFD\(\uFFFD end$/);
+});
+
+test('bad input: 100,000 links in one page are all extracted (the cap is db.max.outlinks.per.page, applied on output)', async () => {
+  const html = Array.from({ length: 100_000 }, (_, i) => `<a href="/l${i}">${i}</a>`).join('');
+  const p = await parse(html);
+  assert.equal(p.data.outlinks.length, 100_000);
+});
+
+test('empty content parses to an empty success', async () => {
+  const p = await parse(new Uint8Array(0));
+  assert.equal(p.data.status.majorCode, ParseStatusCode.SUCCESS);
+  assert.equal(p.text, '');
+  assert.deepEqual(p.data.outlinks, []);
+});
