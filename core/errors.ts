@@ -35,6 +35,10 @@ export const ErrorCodes = {
   NUTCH_SEGMENT_ALREADY_PARSED: 'The segment already holds parse output; parse it again only with -force.',
   NUTCH_CLOSED: 'The crawler was used after close().',
   NUTCH_USAGE: 'A command line is malformed.',
+  NUTCH_STORAGE_LOCKED: 'A CrawlDb or LinkDb is locked (.locked) by another writer that is still alive.',
+  NUTCH_STORAGE_CORRUPT: 'A store file is not a readable nutch-ts database; it is left untouched.',
+  NUTCH_STORAGE_NOT_FOUND: 'A CrawlDb, LinkDb or segment named on the command line or in the SDK does not exist.',
+  NUTCH_STORAGE_EXISTS: 'A segment with the same name already exists.',
 } as const;
 
 export type ErrorCode = keyof typeof ErrorCodes;

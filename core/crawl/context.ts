@@ -10,12 +10,16 @@ import type { Configuration } from '../config/configuration.js';
 import { PluginRepository } from '../plugin/plugin-repository.js';
 import type { PluginObject } from '../plugin/plugin-object.js';
 import { ExtensionChains } from '../extension-points/extension-chains.js';
+import type { StorageEngine } from '../storage/interfaces.js';
+import { SqliteStorageEngine } from '../storage/sqlite/sqlite-engine.js';
 
 export interface NutchContext {
   conf: Configuration;
   plugins: PluginRepository;
   extensions: ExtensionChains;
   log: Logger;
+  /** Opens the CrawlDb, LinkDb and segments (the embedded SQLite engine unless one was passed). */
+  storage: StorageEngine;
   /** Releases what the context owns (plugins, in reverse start order). */
   close(): Promise<void>;
 }
@@ -27,6 +31,8 @@ export interface CreateContextOptions extends LoadConfigurationOptions {
   pluginFolders?: string[];
   logger?: Logger;
   includeBuiltins?: boolean;
+  /** A storage engine to use instead of the embedded SQLite one (not closed by the context). */
+  storage?: StorageEngine;
 }
 
 export function createContext(opts: CreateContextOptions = {}): NutchContext {
@@ -43,7 +49,11 @@ export function createContext(opts: CreateContextOptions = {}): NutchContext {
   });
   for (const w of conf.validate()) log.warn(w.message, { property: w.property });
   const extensions = new ExtensionChains(plugins, conf, log);
-  return { conf, plugins, extensions, log, close: () => plugins.close() };
+  const storage = opts.storage ?? new SqliteStorageEngine({
+    batchSize: conf.getInt('storage.batch.size'),
+    warn: (msg, fields) => log.warn(msg, fields),
+  });
+  return { conf, plugins, extensions, log, storage, close: () => plugins.close() };
 }
 
 /** Nutch refuses to fetch without an agent name; so does nutch-ts (same message). */

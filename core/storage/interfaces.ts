@@ -29,6 +29,8 @@ export interface CrawlDbReader {
   scan(opts?: ScanOptions): AsyncIterable<Keyed<CrawlDatum>>;
   count(): Promise<number>;
   close(): Promise<void>;
+  /** False while the store was never written (optional: engines that can tell). */
+  exists?(): Promise<boolean>;
 }
 
 /**
@@ -58,11 +60,17 @@ export interface LinkDbReader {
   scan(opts?: ScanOptions): AsyncIterable<Keyed<Inlinks>>;
   count(): Promise<number>;
   close(): Promise<void>;
+  exists?(): Promise<boolean>;
+  getMany?(urls: readonly string[]): Promise<Map<string, Inlinks>>;
 }
 
 export interface LinkDbUpdate {
   put(records: readonly Keyed<Inlinks>[]): Promise<void>;
   get(url: string): Promise<Inlinks | null>;
+  /** Optional extras (the embedded engine has them): reads see this session's own writes. */
+  getMany?(urls: readonly string[]): Promise<Map<string, Inlinks>>;
+  scan?(opts?: ScanOptions): AsyncIterable<Keyed<Inlinks>>;
+  delete?(urls: readonly string[]): Promise<void>;
   commit(): Promise<void>;
   abort(): Promise<void>;
 }
@@ -115,6 +123,17 @@ export interface Segment {
   close(): Promise<void>;
 }
 
+/**
+ * A segment written under a temporary name: invisible to listSegments() until publish() renames it
+ * to its final name (the "new store visible first" rule of DESIGN §5); discard() removes it.
+ */
+export interface StagedSegment extends Segment {
+  /** The name the segment gets on publish(). */
+  readonly finalName: string;
+  publish(): Promise<Segment>;
+  discard(): Promise<void>;
+}
+
 /** The engine: opens the stores of a crawl directory. The embedded default is SQLite. */
 export interface StorageEngine {
   readonly name: string;
@@ -126,4 +145,6 @@ export interface StorageEngine {
   createSegment(segmentsDir: string, name?: string): Promise<Segment>;
   /** Segment directories under a segments dir, oldest first. */
   listSegments(segmentsDir: string): Promise<string[]>;
+  /** Optional: a segment staged under a temporary name (see StagedSegment). */
+  createStagedSegment?(segmentsDir: string, name?: string): Promise<StagedSegment>;
 }

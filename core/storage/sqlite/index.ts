@@ -1,0 +1,6 @@
+export { SqliteStorageEngine, type SqliteEngineOptions } from './sqlite-engine.js';
+export { SqliteCrawlDb } from './sqlite-crawldb.js';
+export { SqliteLinkDb } from './sqlite-linkdb.js';
+export { SqliteSegment, SUCCESS_FILE } from './sqlite-segment.js';
+export { formatSegmentName, uniqueSegmentName, SEGMENT_NAME } from './segment-name.js';
+export { LOCK_FILE, readLock, type LockInfo } from './writer-lock.js';

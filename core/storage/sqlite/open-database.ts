@@ -1,0 +1,72 @@
+/**
+ * Opens one SQLite store file with the pragmas every nutch-ts store uses, and turns driver errors
+ * about a damaged or foreign file into NUTCH_STORAGE_CORRUPT naming the file (nothing is overwritten).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { NutchError } from '../../errors.js';
+
+export type SqliteDatabase = Database.Database;
+
+export interface OpenOptions {
+  /** Create the file (and its directory) when missing. */
+  create?: boolean;
+  readonly?: boolean;
+  /** Schema statements run after opening (CREATE TABLE IF NOT EXISTS …). */
+  schema?: string;
+}
+
+const CORRUPT = new Set(['SQLITE_NOTADB', 'SQLITE_CORRUPT', 'SQLITE_CORRUPT_VTAB', 'SQLITE_CANTOPEN']);
+
+export function isCorruptionError(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  return typeof code === 'string' && CORRUPT.has(code);
+}
+
+export function corruptError(file: string, err: unknown): NutchError {
+  return new NutchError(
+    'NUTCH_STORAGE_CORRUPT',
+    `${file} is not a readable nutch-ts store (${(err as Error).message}). It was left untouched; restore it from a copy or remove it.`,
+    { file },
+    { cause: err },
+  );
+}
+
+export function openDatabase(file: string, opts: OpenOptions = {}): SqliteDatabase {
+  if (!opts.create && !fs.existsSync(file)) {
+    throw new NutchError('NUTCH_STORAGE_NOT_FOUND', `${file} does not exist.`, { file });
+  }
+  if (opts.create) fs.mkdirSync(path.dirname(file), { recursive: true });
+  let db: SqliteDatabase | undefined;
+  try {
+    db = new Database(file, { readonly: opts.readonly ?? false, fileMustExist: !opts.create });
+    // Reading the schema forces SQLite to look at the header: a foreign file fails here, not later.
+    db.prepare('SELECT count(*) FROM sqlite_master').get();
+    if (!opts.readonly) {
+      db.pragma('journal_mode = WAL');
+      // WAL + NORMAL: a process crash (kill -9) never loses a committed transaction nor exposes an
+      // uncommitted one; only a power loss may roll back the last commit.
+      db.pragma('synchronous = NORMAL');
+      db.pragma('cache_size = -16000');
+      db.pragma('temp_store = MEMORY');
+      if (opts.schema) db.exec(opts.schema);
+    }
+    db.pragma('busy_timeout = 5000');
+    return db;
+  } catch (err) {
+    try { db?.close(); } catch { /* already failing */ }
+    if (isCorruptionError(err)) throw corruptError(file, err);
+    throw err;
+  }
+}
+
+/** Wraps a driver call so corruption found mid-stage also names the file. */
+export function guard<T>(file: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (isCorruptionError(err)) throw corruptError(file, err);
+    throw err;
+  }
+}

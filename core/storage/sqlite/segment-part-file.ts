@@ -1,0 +1,105 @@
+/**
+ * One partition file of a segment part (`<segment>/<part>/part-0000N`): records in insertion order
+ * (several may share a URL), an index on url for get()/storedUrls(), and a small meta table holding
+ * the partition count and the finished flag.
+ */
+import fs from 'node:fs';
+import type { Keyed } from '../interfaces.js';
+import { guard, openDatabase, type SqliteDatabase } from './open-database.js';
+import { decodeValue, encodeValue } from './value-codec.js';
+import { yieldToEventLoop } from './yield.js';
+
+export const PART_SCHEMA = `
+CREATE TABLE IF NOT EXISTS records (id INTEGER PRIMARY KEY, url TEXT NOT NULL, value BLOB NOT NULL);
+CREATE INDEX IF NOT EXISTS records_url ON records(url);
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID;
+`;
+
+/** Rows or bytes per write transaction, whichever is reached first. */
+const CHUNK_ROWS = 500;
+const CHUNK_BYTES = 4 * 1024 * 1024;
+
+export function partitionFileName(partition: number): string {
+  return `part-${String(partition).padStart(5, '0')}`;
+}
+
+export function parsePartitionFileName(name: string): number | null {
+  const m = /^part-(\d{5})$/.exec(name);
+  return m ? Number(m[1]) : null;
+}
+
+export class SegmentPartFile {
+  readonly db: SqliteDatabase;
+
+  constructor(readonly file: string, create: boolean) {
+    this.db = openDatabase(file, { create, schema: PART_SCHEMA });
+  }
+
+  static exists(file: string): boolean {
+    return fs.existsSync(file);
+  }
+
+  getMeta(key: string): string | undefined {
+    const row = guard(this.file, () => this.db.prepare('SELECT value FROM meta WHERE key = ?').get(key)) as { value: string } | undefined;
+    return row?.value;
+  }
+
+  setMeta(key: string, value: string): void {
+    guard(this.file, () => this.db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(key, value));
+  }
+
+  /** Each chunk is its own committed transaction: durable as soon as append() returns. */
+  async append<V>(records: readonly Keyed<V>[]): Promise<void> {
+    const insert = this.db.prepare('INSERT INTO records (url, value) VALUES (?, ?)');
+    let i = 0;
+    while (i < records.length) {
+      if (i > 0) await yieldToEventLoop();
+      const encoded: [string, Buffer][] = [];
+      let bytes = 0;
+      while (i < records.length && encoded.length < CHUNK_ROWS && bytes < CHUNK_BYTES) {
+        const buf = encodeValue(records[i].value);
+        bytes += buf.length;
+        encoded.push([records[i].url, buf]);
+        i++;
+      }
+      guard(this.file, () => this.db.transaction(() => {
+        for (const [url, buf] of encoded) insert.run(url, buf);
+      })());
+    }
+  }
+
+  async *read<V>(batchSize: number): AsyncGenerator<Keyed<V>> {
+    const page = this.db.prepare('SELECT id, url, value FROM records WHERE id > ? ORDER BY id LIMIT ?');
+    let after = 0;
+    for (;;) {
+      const rows = guard(this.file, () => page.all(after, batchSize)) as { id: number; url: string; value: Buffer }[];
+      if (rows.length === 0) return;
+      after = rows[rows.length - 1].id;
+      for (const row of rows) yield { url: row.url, value: decodeValue<V>(row.value) };
+      if (rows.length < batchSize) return;
+      await yieldToEventLoop();
+    }
+  }
+
+  get<V>(url: string): V[] {
+    const rows = guard(this.file, () => this.db.prepare('SELECT value FROM records WHERE url = ? ORDER BY id').all(url)) as { value: Buffer }[];
+    return rows.map((r) => decodeValue<V>(r.value));
+  }
+
+  async urls(): Promise<Set<string>> {
+    const out = new Set<string>();
+    const page = this.db.prepare('SELECT id, url FROM records WHERE id > ? ORDER BY id LIMIT 5000');
+    let after = 0;
+    for (;;) {
+      const rows = guard(this.file, () => page.all(after)) as { id: number; url: string }[];
+      for (const r of rows) out.add(r.url);
+      if (rows.length < 5000) return out;
+      after = rows[rows.length - 1].id;
+      await yieldToEventLoop();
+    }
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}

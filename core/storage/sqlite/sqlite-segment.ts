@@ -1,0 +1,119 @@
+/**
+ * An embedded segment: `<segments>/<yyyyMMddHHmmss>/<part>/part-0000N` (one SQLite file per
+ * partition) plus `<part>/_SUCCESS` once every partition of the part is finished, as Hadoop's
+ * output committer writes it. The partition count comes from the writer's totalPartitions, else
+ * from crawl_generate's partitions (fetch and parse output follow the fetch lists), else 1.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Keyed, Segment, SegmentPartName, SegmentPartTypes, SegmentPartWriter } from '../interfaces.js';
+import { NutchError } from '../../errors.js';
+import { SegmentPartFile, parsePartitionFileName, partitionFileName } from './segment-part-file.js';
+
+export const SUCCESS_FILE = '_SUCCESS';
+
+export class SqliteSegment implements Segment {
+  readonly name: string;
+  private readonly open = new Map<string, SegmentPartFile>();
+
+  constructor(readonly path: string, private readonly batchSize: number) {
+    this.name = path.split(/[\\/]/).filter(Boolean).pop() ?? path;
+  }
+
+  private partDir(part: SegmentPartName): string {
+    return path.join(this.path, part);
+  }
+
+  private fileOf(part: SegmentPartName, partition: number): string {
+    return path.join(this.partDir(part), partitionFileName(partition));
+  }
+
+  private reader(file: string): SegmentPartFile {
+    let f = this.open.get(file);
+    if (!f) {
+      f = new SegmentPartFile(file, false);
+      this.open.set(file, f);
+    }
+    return f;
+  }
+
+  async partitions(part: SegmentPartName): Promise<number[]> {
+    let names: string[];
+    try {
+      names = await fs.promises.readdir(this.partDir(part));
+    } catch {
+      return [];
+    }
+    return names.map(parsePartitionFileName).filter((n): n is number => n !== null).sort((a, b) => a - b);
+  }
+
+  async isComplete(part: SegmentPartName): Promise<boolean> {
+    return fs.existsSync(path.join(this.partDir(part), SUCCESS_FILE));
+  }
+
+  async hasPart(part: SegmentPartName): Promise<boolean> {
+    return fs.existsSync(this.partDir(part));
+  }
+
+  async openWriter<P extends SegmentPartName>(part: P, partition: number, opts: { totalPartitions?: number } = {}): Promise<SegmentPartWriter<SegmentPartTypes[P]>> {
+    if (!Number.isInteger(partition) || partition < 0) {
+      throw new NutchError('NUTCH_USAGE', `Partition number must be a non-negative integer, got ${partition} for ${part} of ${this.path}.`);
+    }
+    const file = this.fileOf(part, partition);
+    this.open.get(file)?.close();
+    this.open.delete(file);
+    const pf = new SegmentPartFile(file, true);
+    const total = opts.totalPartitions ?? (Number(pf.getMeta('totalPartitions') ?? 0) || (await this.defaultTotal(part)));
+    pf.setMeta('totalPartitions', String(total));
+    return {
+      append: (records: readonly Keyed<SegmentPartTypes[P]>[]) => pf.append(records),
+      finish: async () => {
+        pf.setMeta('finished', '1');
+        await this.markIfComplete(part, total, partition);
+      },
+      close: async () => pf.close(),
+    };
+  }
+
+  private async defaultTotal(part: SegmentPartName): Promise<number> {
+    if (part === 'crawl_generate') return 1;
+    return Math.max(1, (await this.partitions('crawl_generate')).length);
+  }
+
+  /** Writes `_SUCCESS` when partitions 0..total-1 are all finished. */
+  private async markIfComplete(part: SegmentPartName, total: number, justFinished: number): Promise<void> {
+    for (let p = 0; p < total; p++) {
+      if (p === justFinished) continue;
+      const file = this.fileOf(part, p);
+      if (!SegmentPartFile.exists(file)) return;
+      if (this.reader(file).getMeta('finished') !== '1') return;
+    }
+    await fs.promises.writeFile(path.join(this.partDir(part), SUCCESS_FILE), '');
+  }
+
+  async *read<P extends SegmentPartName>(part: P, opts: { partition?: number; batchSize?: number } = {}): AsyncGenerator<Keyed<SegmentPartTypes[P]>> {
+    const parts = opts.partition !== undefined ? [opts.partition] : await this.partitions(part);
+    for (const p of parts) {
+      const file = this.fileOf(part, p);
+      if (!SegmentPartFile.exists(file)) continue;
+      yield* this.reader(file).read<SegmentPartTypes[P]>(opts.batchSize ?? this.batchSize);
+    }
+  }
+
+  async storedUrls(part: SegmentPartName, partition: number): Promise<Set<string>> {
+    const file = this.fileOf(part, partition);
+    if (!SegmentPartFile.exists(file)) return new Set();
+    return this.reader(file).urls();
+  }
+
+  async get<P extends SegmentPartName>(part: P, url: string): Promise<SegmentPartTypes[P][]> {
+    const out: SegmentPartTypes[P][] = [];
+    for (const p of await this.partitions(part)) out.push(...this.reader(this.fileOf(part, p)).get<SegmentPartTypes[P]>(url));
+    return out;
+  }
+
+  async close(): Promise<void> {
+    for (const f of this.open.values()) f.close();
+    this.open.clear();
+  }
+}

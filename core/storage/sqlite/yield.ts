@@ -1,0 +1,18 @@
+/**
+ * Event-loop hygiene for the synchronous SQLite driver: work is cut into chunks and the loop gets a
+ * turn (setImmediate) between them, so no single synchronous block outlasts a few milliseconds.
+ */
+export function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Rows written per synchronous transaction chunk; ~1–5 ms of SQLite work each. */
+export const WRITE_CHUNK = 500;
+
+/** Runs fn over slices of items, yielding between slices. */
+export async function inChunks<T>(items: readonly T[], size: number, fn: (slice: readonly T[]) => void): Promise<void> {
+  for (let i = 0; i < items.length; i += size) {
+    if (i > 0) await yieldToEventLoop();
+    fn(items.length <= size ? items : items.slice(i, i + size));
+  }
+}
