@@ -33,6 +33,8 @@ export class Configuration {
   private readonly defs = new Map<string, PropertyDefinition>();
   private readonly values = new Map<string, Entry>();
   private readonly unsupported = new Set<string>();
+  /** Property families such as `urlnormalizer.order.<scope>`: one definition for every name of the form. */
+  private readonly patterns: { name: string; regex: RegExp; def: PropertyDefinition }[] = [];
   /** Directories searched for the site file and for files named by properties, in order. */
   readonly confDirs: string[];
 
@@ -59,6 +61,21 @@ export class Configuration {
     }
   }
 
+  /** Declares a property family; `<placeholder>` matches one name segment (letters, digits, _ and -). */
+  declarePattern(pattern: string, def: PropertyDefinition, declaredBy: string): void {
+    const source = pattern.split(/<[^>]+>/).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[\\w-]+');
+    this.patterns.push({ name: pattern, regex: new RegExp(`^${source}$`), def: { ...def, declaredBy } });
+  }
+
+  /** Property families declared with declarePattern(), by pattern. */
+  patternDefinitions(): ReadonlyMap<string, PropertyDefinition> {
+    return new Map(this.patterns.map((p) => [p.name, p.def]));
+  }
+
+  private lookup(name: string): PropertyDefinition | undefined {
+    return this.defs.get(name) ?? this.patterns.find((p) => p.regex.test(name))?.def;
+  }
+
   markUnsupported(names: Iterable<string>): void {
     for (const n of names) this.unsupported.add(n);
   }
@@ -73,7 +90,7 @@ export class Configuration {
   setAll(values: Record<string, unknown>, from: Omit<ValueSource, 'pointer'>, pointerBase = ''): void {
     for (const [k, v] of Object.entries(values)) {
       if (k.startsWith('$')) continue;
-      this.set(k, v, { ...from, pointer: from.layer === 'site' ? `${pointerBase}/${escapePointer(k)}` : undefined });
+      this.set(k, v, from.layer === 'site' ? { ...from, pointer: `${pointerBase}/${escapePointer(k)}` } : { ...from });
     }
   }
 
@@ -82,11 +99,11 @@ export class Configuration {
   }
 
   isDeclared(name: string): boolean {
-    return this.defs.has(name);
+    return this.lookup(name) !== undefined;
   }
 
   definition(name: string): PropertyDefinition | undefined {
-    return this.defs.get(name);
+    return this.lookup(name);
   }
 
   definitions(): ReadonlyMap<string, PropertyDefinition> {
@@ -109,7 +126,7 @@ export class Configuration {
   validate(): ConfigWarning[] {
     const warnings: ConfigWarning[] = [];
     for (const [name, entry] of this.values) {
-      const def = this.defs.get(name);
+      const def = this.lookup(name);
       if (!def) {
         if (entry.from.layer === 'default' || entry.from.layer === 'plugin') continue;
         if (this.unsupported.has(name)) {
@@ -138,7 +155,7 @@ export class Configuration {
   /** The value coerced to its declared type; an undeclared name is a programming error. */
   get(name: string): unknown {
     const entry = this.values.get(name);
-    const def = this.defs.get(name);
+    const def = this.lookup(name);
     if (!def) {
       if (entry) return entry.value;
       throw new NutchError('NUTCH_CONFIG_UNKNOWN_PROPERTY', `Property "${name}" is not declared in nutch-default.json or any active plugin's config.`, { property: name });
@@ -202,7 +219,8 @@ export class Configuration {
     for (const [k, d] of this.defs) defs[k] = d;
     const values: Record<string, Entry> = {};
     for (const [k, e] of this.values) values[k] = e;
-    return { confDirs: this.confDirs, defs, values, unsupported: [...this.unsupported] };
+    const patterns = this.patterns.map((p) => ({ name: p.name, def: p.def }));
+    return { confDirs: this.confDirs, defs, values, unsupported: [...this.unsupported], patterns };
   }
 
   static fromSnapshot(s: ConfigurationSnapshot): Configuration {
@@ -210,6 +228,7 @@ export class Configuration {
     for (const [k, d] of Object.entries(s.defs)) conf.defs.set(k, d);
     for (const [k, e] of Object.entries(s.values)) conf.values.set(k, e);
     conf.markUnsupported(s.unsupported);
+    for (const p of s.patterns ?? []) conf.declarePattern(p.name, p.def, p.def.declaredBy ?? 'core');
     return conf;
   }
 }
@@ -219,6 +238,7 @@ export interface ConfigurationSnapshot {
   defs: Record<string, PropertyDefinition>;
   values: Record<string, { value: unknown; from: ValueSource }>;
   unsupported: string[];
+  patterns?: { name: string; def: PropertyDefinition }[];
 }
 
 export function describeSource(from: ValueSource): string {

@@ -26,6 +26,8 @@ export interface LoadConfigurationOptions {
 interface DefaultsFile {
   properties: Record<string, PropertyDefinition>;
   unsupported?: string[];
+  /** Property families, e.g. `urlnormalizer.order.<scope>`. */
+  patterns?: Record<string, PropertyDefinition>;
 }
 
 export const SITE_FILE = 'nutch-site.json';
@@ -50,6 +52,7 @@ export function loadConfiguration(opts: LoadConfigurationOptions = {}): Configur
   const defaults = readJsonFile(defaultsPath) as DefaultsFile;
   conf.declare(defaults.properties, 'core', 'default', 'nutch-default.json');
   conf.markUnsupported(defaults.unsupported ?? []);
+  for (const [pattern, def] of Object.entries(defaults.patterns ?? {})) conf.declarePattern(pattern, def, 'core');
 
   const sitePath = opts.configFile ? resolve(cwd, opts.configFile) : findSiteFile(conf.confDirs);
   if (opts.configFile && !existsSync(sitePath!)) {

@@ -153,13 +153,13 @@ export class ExtensionChains {
     }));
   }
 
-  /** The single FetchSchedule named by db.fetch.schedule.class. */
-  fetchSchedule(): Promise<FetchSchedule> {
+  /** The single FetchSchedule named by db.fetch.schedule.class (a bad name rejects, never throws synchronously). */
+  async fetchSchedule(): Promise<FetchSchedule> {
     return this.repo.getInstance<FetchSchedule>(this.selectByClass(ExtensionPoints.FetchSchedule.id, 'db.fetch.schedule.class'));
   }
 
   /** The single Signature named by db.signature.class. */
-  signature(): Promise<Signature> {
+  async signature(): Promise<Signature> {
     return this.repo.getInstance<Signature>(this.selectByClass(ExtensionPoints.Signature.id, 'db.signature.class'));
   }
 

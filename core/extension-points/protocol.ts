@@ -38,9 +38,14 @@ export class ProtocolFactory {
   /** @param mapping `host-protocol-mapping` entries: "host:extension-id" or "protocol:scheme:extension-id". */
   constructor(private readonly candidates: readonly ProtocolCandidate[], mapping: readonly string[] = []) {
     for (const entry of mapping) {
-      const parts = entry.split(/[:=]/);
-      if (parts[0] === 'protocol' && parts.length === 3) this.schemeMapping.set(parts[1]!.toLowerCase(), parts[2]!);
-      else if (parts.length === 2) this.hostMapping.set(parts[0]!.toLowerCase(), parts[1]!);
+      // The extension id may itself hold a colon (`<plugin>:<name>`), so split at the first separator only.
+      const scheme = /^protocol[:=]([a-z][a-z0-9+.-]*)[:=](.+)$/i.exec(entry);
+      const host = /^([^:=]+)[:=](.+)$/.exec(entry);
+      if (scheme) this.schemeMapping.set(scheme[1]!.toLowerCase(), scheme[2]!);
+      else if (host) this.hostMapping.set(host[1]!.toLowerCase(), host[2]!);
+      else {
+        throw new NutchError('NUTCH_CONFIG_INVALID_VALUE', `Invalid value for property "host-protocol-mapping": entry ${JSON.stringify(entry)} is neither host:extension-id nor protocol:scheme:extension-id.`, { property: 'host-protocol-mapping' });
+      }
     }
   }
 

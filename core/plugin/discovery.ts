@@ -77,14 +77,14 @@ function scanAppDependencies(appRoot: string): PluginDescriptor[] {
   for (const name of [...new Set(names)]) {
     const dir = resolvePackageDir(dirname(pkgPath), name);
     if (!dir) continue;
-    const depPkg = join(dir, 'package.json');
-    let dep: Record<string, unknown>;
+    const text = readFileSync(join(dir, 'package.json'), 'utf8');
+    let hasNutchKey: boolean;
     try {
-      dep = JSON.parse(readFileSync(depPkg, 'utf8'));
+      hasNutchKey = (JSON.parse(text) as Record<string, unknown>).nutch !== undefined;
     } catch {
-      continue;
+      hasNutchKey = text.includes('"nutch"'); // reported with file:line:column by readPluginFolder
     }
-    if (dep.nutch !== undefined) out.push(readPluginFolder(dir, 'package'));
+    if (hasNutchKey) out.push(readPluginFolder(dir, 'package'));
   }
   return out;
 }

@@ -16,13 +16,16 @@ export function isClass(fn: unknown): fn is new (...args: unknown[]) => unknown 
 }
 
 export async function instantiate(
-  container: DependencyContainer,
+  pluginContainer: DependencyContainer,
   ext: ExtensionDescriptor,
   impl: unknown,
   ctx: PluginContext,
   requiredMethods: readonly string[],
 ): Promise<unknown> {
   const token = Symbol(`${ext.id}#instance`);
+  // The extension's own context (its manifest parameters) shadows the plugin-wide one.
+  const container = pluginContainer.createChildContainer();
+  container.register(PLUGIN_CONTEXT, { useValue: ctx });
   if (isClass(impl)) {
     const Impl = impl;
     container.register(token, { useFactory: (c) => new Impl(c.resolve<PluginContext>(PLUGIN_CONTEXT)) });

@@ -12,7 +12,7 @@ import type { PropertyDefinition } from '../config/property-types.js';
 import type { ExtensionDescriptor, PluginDescriptor, PluginSource } from './plugin-descriptor.js';
 import schema from './manifest.schema.json' with { type: 'json' };
 
-const ajv = new Ajv({ allErrors: true, strict: false });
+const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
 const validateManifest = ajv.compile(schema);
 
 export interface RawManifest {
@@ -32,10 +32,12 @@ export function isPluginFolder(dir: string): boolean {
   if (existsSync(join(dir, 'plugin.json'))) return true;
   const pkg = join(dir, 'package.json');
   if (!existsSync(pkg)) return false;
+  const text = readFileSync(pkg, 'utf8');
   try {
-    return typeof JSON.parse(readFileSync(pkg, 'utf8')).nutch === 'object';
+    return typeof JSON.parse(text).nutch === 'object';
   } catch {
-    return false;
+    // A broken package.json that mentions "nutch" is reported (by readPluginFolder), not silently skipped.
+    return text.includes('"nutch"');
   }
 }
 
@@ -64,17 +66,22 @@ export function readPluginFolder(dir: string, source: PluginSource): PluginDescr
 function validate(raw: unknown, file: string, base: string): RawManifest {
   if (validateManifest(raw)) return raw as unknown as RawManifest;
   const errors = validateManifest.errors ?? [];
-  const first = errors[0]!;
-  const lines = errors.slice(0, 5).map((e) => `${base}${e.instancePath || ''} ${describe(e)}`);
+  const lines = errors.slice(0, 5).map((e) => `${pointerOf(e, base) || '/'} ${describe(e)}`);
   throw new NutchError(
     'NUTCH_MANIFEST_INVALID',
     `${file}: invalid plugin manifest: ${lines.join('; ')}`,
-    { file, pointer: `${base}${first.instancePath}` },
+    { file, pointer: pointerOf(errors[0]!, base) },
   );
 }
 
+/** The JSON pointer of the offending value; for an unknown property, the property itself. */
+function pointerOf(e: ErrorObject, base: string): string {
+  const extra = e.keyword === 'additionalProperties' ? `/${(e.params as { additionalProperty: string }).additionalProperty.replace(/~/g, '~0').replace(/\//g, '~1')}` : '';
+  return `${base}${e.instancePath}${extra}`;
+}
+
 function describe(e: ErrorObject): string {
-  if (e.keyword === 'additionalProperties') return `has unknown property "${(e.params as { additionalProperty: string }).additionalProperty}"`;
+  if (e.keyword === 'additionalProperties') return `is not a known manifest field (allowed: ${Object.keys((e.parentSchema as { properties?: object } | undefined)?.properties ?? {}).join(', ')})`;
   if (e.keyword === 'enum') return `${e.message}: ${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`;
   return e.message ?? e.keyword;
 }
