@@ -79,12 +79,13 @@ export class ParsePool {
     this.init = { conf: opts.conf.snapshot(), pluginRoots, logLevel: process.env.NUTCH_LOG_LEVEL ?? 'info' };
   }
 
-  /** Starts one worker and waits until its plugins are loaded and started; rejects when they fail. */
+  /** Starts every worker and waits until their plugins are loaded and started; rejects when they fail. */
   async ready(): Promise<void> {
     if (this.initError) throw this.initError;
     this.ensureOpen();
-    const slot = this.slots.find((s) => s.state !== 'dead') ?? this.spawn();
-    await slot.ready;
+    while (this.slots.filter((s) => s.state !== 'dead').length < this.size) this.spawn();
+    await Promise.all(this.slots.map((s) => s.ready));
+    if (this.initError) throw this.initError;
   }
 
   parse(content: Content, request: ParseRequest = {}): Promise<ParseOutcome> {

@@ -1,0 +1,150 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { threadId } from 'node:worker_threads';
+import { createTestContext } from '../../sdk/testing.js';
+import { createContent, ParseStatusCode, ParseStatusMinor } from '../../sdk/plugin.js';
+import { parsePoolOf } from '../../core/parse/parsers.js';
+
+const testPlugins = fileURLToPath(new URL('./plugins/', import.meta.url));
+
+function context(defines: Record<string, string> = {}, folders = ['parse-runaway', 'htmlparsefilter-count']) {
+  return createTestContext({
+    cwd: mkdtempSync(join(tmpdir(), 'parse-pool-')),
+    env: { NUTCH_CONF_DIR: join(tmpdir(), 'no-such-conf') },
+    pluginFolders: folders.map((f) => join(testPlugins, f)),
+    defines: { 'plugin.includes': 'parse-(html|text|runaway|start-fails)|htmlparsefilter-count', 'parser.worker.threads': '1', ...defines },
+  });
+}
+
+const page = (url: string, contentType: string, body = '<title>t</title><a href="/next">next</a>') =>
+  createContent({ url, contentType, content: new TextEncoder().encode(body) });
+
+test('pool: parses in a worker thread, runs the HtmlParseFilter chain on the DOM there, returns absolute outlinks and a signature', async () => {
+  const ctx = context();
+  try {
+    const pool = parsePoolOf(ctx);
+    const out = await pool.parse(page('http://a.example/dir/p.html', 'text/html; charset=utf-8', '<html><body><div><a href="x/y">y</a></div><p>t</p></body></html>'));
+    const parse = out.result.parses['http://a.example/dir/p.html']!;
+    assert.equal(out.parser, 'parse-html');
+    assert.deepEqual(parse.data.outlinks, [{ toUrl: 'http://a.example/dir/x/y', anchor: 'y' }]);
+    assert.equal(parse.data.parseMeta['test.elements']?.[0], '5'); // html, body, div, a, p
+    assert.notEqual(parse.data.parseMeta['test.thread']?.[0], String(threadId));
+    assert.equal(out.signature?.length, 16);
+    assert.equal(parse.data.contentMeta['nutch.content.digest']?.[0], Buffer.from(out.signature!).toString('hex'));
+  } finally {
+    await ctx.close();
+  }
+});
+
+test('pool: the caller keeps its content bytes (a copy is transferred)', async () => {
+  const ctx = context();
+  try {
+    const content = page('http://a.example/', 'text/html');
+    const before = content.content.length;
+    await parsePoolOf(ctx).parse(content);
+    assert.equal(content.content.length, before);
+  } finally {
+    await ctx.close();
+  }
+});
+
+test('pool: parser.timeout abandons a runaway parse, replaces the worker, and the next page parses', async () => {
+  const ctx = context({ 'parser.timeout': '1' });
+  try {
+    const pool = parsePoolOf(ctx);
+    await pool.ready();
+    const started = Date.now();
+    const looping = pool.parse(page('http://a.example/loop', 'application/x-loop'));
+    const queued = pool.parse(page('http://a.example/after', 'text/html'));
+    const out = await looping;
+    const status = out.result.parses['http://a.example/loop']!.data.status;
+    assert.equal(status.majorCode, ParseStatusCode.FAILED);
+    assert.match(status.args[0]!, /timed out after 1s \(parser\.timeout\)/);
+    assert.ok(Date.now() - started < 1900, 'abandoned at the timeout');
+    const next = await queued;
+    assert.equal(next.result.parses['http://a.example/after']!.data.status.majorCode, ParseStatusCode.SUCCESS);
+    assert.equal(pool.stats.timeouts, 1);
+    assert.equal(pool.stats.workersStarted, 2);
+    assert.ok(ctx.log.records.some((r) => r.level === 'warn' && /timed out/.test(r.msg)));
+  } finally {
+    await ctx.close();
+  }
+});
+
+test('pool: a worker that crashes fails only its page; the pool survives', async () => {
+  const ctx = context();
+  try {
+    const pool = parsePoolOf(ctx);
+    const crashed = await pool.parse(page('http://a.example/crash', 'application/x-crash'));
+    const status = crashed.result.parses['http://a.example/crash']!.data.status;
+    assert.equal(status.majorCode, ParseStatusCode.FAILED);
+    assert.match(status.args[0]!, /worker crashed: uncaught inside the parse worker/);
+    const ok = await pool.parse(page('http://a.example/ok', 'text/html'));
+    assert.equal(ok.result.parses['http://a.example/ok']!.data.status.majorCode, ParseStatusCode.SUCCESS);
+    assert.equal(pool.stats.crashes, 1);
+  } finally {
+    await ctx.close();
+  }
+});
+
+test('pool: a parser that throws gives a failed parse tagged with the parser id', async () => {
+  const ctx = context();
+  try {
+    const out = await parsePoolOf(ctx).parse(page('http://a.example/t', 'application/x-throw'));
+    const status = out.result.parses['http://a.example/t']!.data.status;
+    assert.equal(status.majorCode, ParseStatusCode.FAILED);
+    assert.equal(status.minorCode, ParseStatusMinor.FAILED_EXCEPTION);
+    assert.match(status.args[0]!, /parse-runaway:throw: cannot parse http:\/\/a.example\/t/);
+  } finally {
+    await ctx.close();
+  }
+});
+
+test('pool: no parser for a content type is a failed parse naming the type', async () => {
+  const ctx = context();
+  try {
+    const out = await parsePoolOf(ctx).parse(page('http://a.example/z', 'application/zip'));
+    assert.match(out.result.parses['http://a.example/z']!.data.status.args[0]!, /No parser found for content type "application\/zip"/);
+  } finally {
+    await ctx.close();
+  }
+});
+
+test('pool: forceAs parses as another content type', async () => {
+  const ctx = context();
+  try {
+    const out = await parsePoolOf(ctx).parse(page('http://a.example/f', 'application/octet-stream', '<title>forced</title>'), { forceAs: 'text/html' });
+    assert.equal(out.result.parses['http://a.example/f']!.data.title, 'forced');
+  } finally {
+    await ctx.close();
+  }
+});
+
+test('pool: a plugin whose start() throws in the worker fails ready() and parse() with NUTCH_PLUGIN_START_FAILED', async () => {
+  const ctx = context({}, ['parse-start-fails']);
+  try {
+    const pool = parsePoolOf(ctx);
+    await assert.rejects(pool.ready(), (err: { code?: string; message: string }) => err.code === 'NUTCH_PLUGIN_START_FAILED' && /parse-start-fails.*magic numbers/.test(err.message));
+    await assert.rejects(pool.parse(page('http://a.example/', 'text/html')), { code: 'NUTCH_PLUGIN_START_FAILED' });
+  } finally {
+    await ctx.close();
+  }
+});
+
+test('pool: two workers parse concurrently', async () => {
+  const ctx = context({ 'parser.worker.threads': '2' });
+  try {
+    const pool = parsePoolOf(ctx);
+    await pool.ready();
+    const outs = await Promise.all([1, 2, 3, 4].map((i) => pool.parse(page(`http://a.example/${i}`, 'text/html'))));
+    const threads = new Set(outs.map((o) => Object.values(o.result.parses)[0]!.data.parseMeta['test.thread']?.[0]));
+    assert.equal(pool.size, 2);
+    assert.equal(threads.size, 2);
+  } finally {
+    await ctx.close();
+  }
+});
