@@ -18,7 +18,7 @@ function fetchFrom(responses: Record<string, RobotsResponse | Error>): RobotsFet
     if (!r) return { code: 404, body: new Uint8Array() };
     if (r instanceof Error) throw r;
     return r;
-  }) as RobotsFetch & { calls: string[] };
+  }) as unknown as RobotsFetch & { calls: string[] };
   f.calls = calls;
   return f;
 }
