@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { runNutch } from '../helpers/cli.js';
+import { resetRecorder } from '../helpers/context.js';
 import { pluginFixture, tempDir, writeFile } from '../helpers/temp-dir.js';
 
 function confDir(t: Parameters<typeof tempDir>[0], site: object) {
@@ -79,9 +80,8 @@ test('plugin info without an id, an unknown id, or an unknown subcommand: exit 2
 });
 
 test('plugin list does not import any plugin module', async (t) => {
-  const g = globalThis as { __nutchFixture?: { imports: string[] } };
-  g.__nutchFixture = { imports: [], events: [] } as never;
+  const rec = resetRecorder();
   const r = await runNutch(['plugin', 'list'], { cwd: confDir(t, { 'plugin.folders': [pluginFixture('lifecycle')], 'plugin.includes': 'fx-.*' }) });
   assert.equal(r.code, 0);
-  assert.deepEqual(g.__nutchFixture!.imports, []);
+  assert.deepEqual(rec.imports, []);
 });
