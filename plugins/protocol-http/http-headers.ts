@@ -1,0 +1,51 @@
+/** Request headers from the http.* properties, as Nutch's HttpBase builds them. */
+import type { Configuration } from '../../sdk/plugin.js';
+
+/** Nutch's agent string: `name/version (description; url; email)`. */
+export function agentString(conf: Configuration): string {
+  const name = conf.getString('http.agent.name').trim();
+  const version = conf.getString('http.agent.version').trim();
+  const extras = [conf.getString('http.agent.description'), conf.getString('http.agent.url'), conf.getString('http.agent.email')]
+    .map((s) => s.trim())
+    .filter(Boolean);
+  let ua = name;
+  if (version) ua += `/${version}`;
+  if (extras.length) ua += ` (${extras.join('; ')})`;
+  return ua;
+}
+
+export function baseHeaders(conf: Configuration): Record<string, string> {
+  const headers: Record<string, string> = {
+    'user-agent': agentString(conf),
+    'accept-encoding': 'gzip, deflate, br',
+  };
+  const accept = conf.getString('http.accept');
+  const language = conf.getString('http.accept.language');
+  const charset = conf.getString('http.accept.charset');
+  if (accept) headers.accept = accept;
+  if (language) headers['accept-language'] = language;
+  if (charset) headers['accept-charset'] = charset;
+  const from = conf.getString('http.agent.email').trim();
+  if (from) headers.from = from;
+  return headers;
+}
+
+/** undici's header object -> Content metadata (multi-valued, Nutch's header names preserved as sent). */
+export function headersToMetadata(headers: Record<string, string | string[] | undefined>): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [k, v] of Object.entries(headers)) {
+    if (v === undefined) continue;
+    out[canonicalHeaderName(k)] = Array.isArray(v) ? v.map(String) : [String(v)];
+  }
+  return out;
+}
+
+/** content-type -> Content-Type, so metadata keys match Nutch's Response constants. */
+export function canonicalHeaderName(name: string): string {
+  return name.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase());
+}
+
+export function firstHeader(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
+  const v = headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}

@@ -1,0 +1,145 @@
+/**
+ * Nutch's protocol-http on undici 7: one keep-alive pool per origin (undici's Agent keeps one Pool
+ * per origin), http.timeout for connect, headers and body idle time, http.time.limit and
+ * http.content.limit on the decoded body, gzip/deflate/br, If-Modified-Since, http.agent.* headers,
+ * an optional proxy (http.proxy.*, bypassed for http.proxy.exception.list), response headers as
+ * Content metadata, Nutch's code -> ProtocolStatus mapping, and robots.txt via the shared parser.
+ */
+import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
+import {
+  ContentMeta, ProtocolStatusCode, RobotRulesParser, createContent, protocolStatus,
+  type CrawlDatum, type PluginContext, type Protocol, type ProtocolOutput, type RobotRules, type RobotsFetch, type Configuration, type Logger,
+} from '../../sdk/plugin.js';
+import { baseHeaders, firstHeader, headersToMetadata } from './http-headers.js';
+import { readBody } from './body-reader.js';
+import { statusForCode } from './status-mapping.js';
+
+/** Datum metadata key of the response time in ms (Nutch's RESPONSE_TIME `_rs_`). */
+export const RESPONSE_TIME_KEY = '_rs_';
+/** Content metadata key holding a 429/503 Retry-After value in ms, read by the fetcher. */
+export const RETRY_AFTER_KEY = 'Retry-After';
+
+export class Http implements Protocol {
+  private readonly conf: Configuration;
+  private readonly log: Logger;
+  private readonly timeout: number;
+  private readonly timeLimitMs: number;
+  private readonly contentLimit: number;
+  private readonly headers: Record<string, string>;
+  private readonly ifModifiedSince: boolean;
+  private readonly storeResponseTime: boolean;
+  private readonly agent: Agent;
+  private readonly proxy: ProxyAgent | null;
+  private readonly proxyExceptions: Set<string>;
+  private readonly robots: RobotRulesParser;
+
+  constructor(ctx: PluginContext) {
+    this.conf = ctx.conf;
+    this.log = ctx.log;
+    this.timeout = ctx.conf.getInt('http.timeout', 10_000);
+    const limit = ctx.conf.getFloat('http.time.limit', 120);
+    this.timeLimitMs = limit < 0 ? Infinity : limit * 1000;
+    this.contentLimit = ctx.conf.getInt('http.content.limit', 1_048_576);
+    this.headers = baseHeaders(ctx.conf);
+    this.ifModifiedSince = ctx.conf.getBoolean('http.enable.if.modified.since.header', true);
+    this.storeResponseTime = ctx.conf.getBoolean('http.store.responsetime', true);
+    const timeouts = { connect: { timeout: this.timeout }, headersTimeout: this.timeout, bodyTimeout: this.timeout, keepAliveTimeout: 10_000 };
+    this.agent = new Agent({ ...timeouts, pipelining: 1 });
+    const proxyHost = ctx.conf.getString('http.proxy.host').trim();
+    if (proxyHost) {
+      const user = ctx.conf.getString('http.proxy.username');
+      const pass = ctx.conf.getString('http.proxy.password');
+      this.proxy = new ProxyAgent({
+        uri: `http://${proxyHost}:${ctx.conf.getInt('http.proxy.port', 8080)}`,
+        ...(user ? { token: `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}` } : {}),
+        ...timeouts,
+      });
+    } else this.proxy = null;
+    this.proxyExceptions = new Set(ctx.conf.getStrings('http.proxy.exception.list').flatMap((s) => s.split(',')).map((s) => s.trim().toLowerCase()).filter(Boolean));
+    this.robots = new RobotRulesParser(ctx.conf, ctx.log);
+  }
+
+  private dispatcherFor(url: URL): Dispatcher {
+    if (this.proxy && !this.proxyExceptions.has(url.hostname.toLowerCase())) return this.proxy;
+    return this.agent;
+  }
+
+  async getProtocolOutput(url: string, datum: CrawlDatum, opts: { signal?: AbortSignal } = {}): Promise<ProtocolOutput> {
+    let u: URL;
+    try {
+      u = new URL(url);
+    } catch {
+      return { content: null, status: protocolStatus(ProtocolStatusCode.EXCEPTION, `malformed URL ${url.slice(0, 200)}`) };
+    }
+    const headers = { ...this.headers };
+    if (this.ifModifiedSince && datum.modifiedTime > 0) headers['if-modified-since'] = new Date(datum.modifiedTime).toUTCString();
+    const started = Date.now();
+    const deadline = started + this.timeLimitMs;
+    try {
+      const res = await request(u, { method: 'GET', headers, dispatcher: this.dispatcherFor(u), signal: opts.signal });
+      const encoding = firstHeader(res.headers, 'content-encoding') ?? '';
+      const body = await readBody(res.body as never, encoding, { maxBytes: this.contentLimit, deadline });
+      if (body.error && body.bytes.length === 0) throw body.error;
+      const metadata = headersToMetadata(res.headers);
+      metadata[ContentMeta.RESPONSE_CODE] = [String(res.statusCode)];
+      if (encoding) {
+        // the bytes are decoded: their length and encoding no longer match the wire headers
+        metadata['Content-Encoding-Original'] = [encoding];
+        delete metadata['Content-Encoding'];
+      }
+      if (body.truncated) {
+        metadata[ContentMeta.TRUNCATED] = [body.truncated];
+        this.log.debug(`content of ${url} truncated (${body.truncated}) at ${body.bytes.length} bytes`);
+      }
+      if (res.statusCode === 429 || res.statusCode === 503) {
+        const ms = parseRetryAfter(firstHeader(res.headers, 'retry-after'));
+        if (ms !== null) metadata[RETRY_AFTER_KEY] = [String(ms)];
+      }
+      if (this.storeResponseTime) datum.metaData[RESPONSE_TIME_KEY] = [String(Date.now() - started)];
+      const content = createContent({
+        url,
+        baseUrl: url,
+        content: body.bytes,
+        contentType: firstHeader(res.headers, 'content-type') ?? '',
+        metadata,
+      });
+      const status = statusForCode(res.statusCode, url, firstHeader(res.headers, 'location'));
+      const lm = Date.parse(firstHeader(res.headers, 'last-modified') ?? '');
+      if (Number.isFinite(lm)) status.lastModified = lm;
+      return { content, status };
+    } catch (err) {
+      return { content: null, status: protocolStatus(ProtocolStatusCode.EXCEPTION, describeError(err)) };
+    }
+  }
+
+  getRobotRules(url: string, _datum: CrawlDatum | null, opts: { signal?: AbortSignal } = {}): Promise<RobotRules> {
+    return this.robots.getRobotRules(url, this.fetchRobots, opts);
+  }
+
+  private readonly fetchRobots: RobotsFetch = async (url, { signal, maxBytes }) => {
+    const u = new URL(url);
+    const res = await request(u, { method: 'GET', headers: this.headers, dispatcher: this.dispatcherFor(u), signal });
+    const body = await readBody(res.body as never, firstHeader(res.headers, 'content-encoding') ?? '', { maxBytes, deadline: Date.now() + this.timeLimitMs });
+    if (body.error && body.bytes.length === 0) throw body.error;
+    return { code: res.statusCode, body: body.bytes, location: firstHeader(res.headers, 'location') };
+  };
+
+  async close(): Promise<void> {
+    await Promise.all([this.agent.close(), this.proxy?.close()]);
+  }
+}
+
+/** Retry-After as delta-seconds or an HTTP date -> ms from now; null when absent or unreadable. */
+export function parseRetryAfter(value: string | undefined, now = Date.now()): number | null {
+  if (!value) return null;
+  const v = value.trim();
+  if (/^\d+$/.test(v)) return Number(v) * 1000;
+  const at = Date.parse(v);
+  return Number.isFinite(at) ? Math.max(0, at - now) : null;
+}
+
+function describeError(err: unknown): string {
+  const e = err as { code?: string; message?: string; name?: string };
+  const code = e?.code ?? e?.name ?? 'Error';
+  return `${code}: ${e?.message ?? String(err)}`.slice(0, 500);
+}
