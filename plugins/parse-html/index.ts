@@ -16,7 +16,7 @@ import { processMetaTags, resolveUrl } from './html-meta-processor.js';
 /** Schemes that never lead to a fetchable page. */
 const DROPPED_SCHEMES = new Set(['javascript:', 'mailto:', 'data:', 'tel:', 'about:', 'blob:', 'vbscript:', 'sms:', 'callto:']);
 /** Share of control bytes in the first KiB above which "text/html" is binary junk. */
-const BINARY_CONTROL_RATIO = 0.1;
+const BINARY_CONTROL_RATIO = 0.05;
 
 export const CACHING_FORBIDDEN_KEY = 'caching.forbidden';
 export const ORIGINAL_CHAR_ENCODING = 'OriginalCharEncoding';

@@ -1,0 +1,4 @@
+/** The parse stage and the pieces the fetcher's inline parse reuses. */
+export { parse, type ParseArgs } from './parse-segment.js';
+export { SegmentParser, skipReason, isTruncated, type SegmentParseResult, type SkipReason } from './segment-parser.js';
+export { ParseOutputProcessor, chooseRepr, emptyOutlinkStats, type OutlinkStats, type ParseOutputOptions, type ParseOutputRecords } from './parse-output.js';

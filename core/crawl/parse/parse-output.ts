@@ -1,0 +1,240 @@
+/**
+ * What a parse becomes in a segment, as Nutch's ParseSegment (main-thread part) + ParseOutputFormat:
+ * parse_text, parse_data (with the kept outlinks only) and crawl_parse — the signature datum, a
+ * parse-meta datum (db.parsemeta.to.crawldb), a linked datum for a meta-refresh target, one linked datum
+ * per kept outlink, and the scoring adjust datum. Outlinks: at most db.max.outlinks.per.page are kept;
+ * a URL longer than db.max.outlink.length is dropped before any normaliser or filter sees it;
+ * db.ignore.internal.links / db.ignore.external.links (+ .mode, URLExemptionFilter) apply before the
+ * `outlink` normalisers and the URL filters. Shared by the parse stage and the fetcher's inline parse.
+ */
+import { getDomain } from 'tldts';
+import type { NutchContext } from '../context.js';
+import type { Keyed } from '../../storage/interfaces.js';
+import type { Content } from '../../model/content.js';
+import { CrawlStatus, DatumMeta, createCrawlDatum, type CrawlDatum } from '../../model/crawl-datum.js';
+import { ParseMeta, ParseStatusMinor, isParseSuccess, type Outlink, type Parse, type ParseData, type ParseText } from '../../model/parse.js';
+import type { URLNormalizers } from '../../extension-points/url-normalizer.js';
+import type { URLFilters } from '../../extension-points/url-filter.js';
+import type { URLExemptionFilters } from '../../extension-points/url-exemption-filter.js';
+import type { ScoringFilters, ScoringTarget } from '../../extension-points/scoring-filter.js';
+import { fromHex, type ParseOutcome } from '../../parse/parse-util.js';
+
+/** Nutch's Fetcher.PERM_REFRESH_TIME: a refresh at most this many seconds counts as permanent. */
+export const PERM_REFRESH_TIME = 5;
+
+export interface ParseOutputRecords {
+  parseText: Keyed<ParseText>[];
+  parseData: Keyed<ParseData>[];
+  crawlParse: Keyed<CrawlDatum>[];
+}
+
+export interface OutlinkStats {
+  /** Outlinks the parsers found. */
+  found: number;
+  /** Outlinks written (linked datums). */
+  kept: number;
+  /** Dropped for being longer than db.max.outlink.length. */
+  tooLong: number;
+  /** Dropped by db.ignore.internal/external.links. */
+  ignored: number;
+  /** Dropped by a normaliser or a filter. */
+  filtered: number;
+}
+
+export interface ParseOutputOptions {
+  /** Run the `outlink` normalisers (default true). */
+  normalize?: boolean;
+  /** Run the URL filters (default true). */
+  filter?: boolean;
+}
+
+type IgnoreMode = 'byHost' | 'byDomain';
+
+export class ParseOutputProcessor {
+  private readonly maxOutlinks: number;
+  private readonly maxOutlinkLength: number;
+  private readonly ignoreInternal: boolean;
+  private readonly ignoreExternal: boolean;
+  private readonly ignoreAlsoRedirects: boolean;
+  private readonly ignoreMode: IgnoreMode;
+  private readonly interval: number;
+  private readonly parseMetaToCrawlDb: string[];
+
+  private constructor(
+    ctx: NutchContext,
+    private readonly normalizers: URLNormalizers | null,
+    private readonly filters: URLFilters | null,
+    private readonly exemptions: URLExemptionFilters,
+    private readonly scoring: ScoringFilters,
+  ) {
+    const conf = ctx.conf;
+    const max = conf.getInt('db.max.outlinks.per.page', 100);
+    this.maxOutlinks = max < 0 ? Number.MAX_SAFE_INTEGER : max;
+    this.maxOutlinkLength = conf.getInt('db.max.outlink.length', 4096);
+    this.ignoreInternal = conf.getBoolean('db.ignore.internal.links');
+    this.ignoreExternal = conf.getBoolean('db.ignore.external.links');
+    this.ignoreAlsoRedirects = conf.getBoolean('db.ignore.also.redirects', true);
+    this.ignoreMode = conf.getString('db.ignore.external.links.mode', 'byHost') === 'byDomain' ? 'byDomain' : 'byHost';
+    this.interval = conf.getInt('db.fetch.interval.default', 2592000);
+    this.parseMetaToCrawlDb = conf.getStrings('db.parsemeta.to.crawldb');
+  }
+
+  /** Instantiates the chains it uses (plugins start here, before any record is read). */
+  static async create(ctx: NutchContext, opts: ParseOutputOptions = {}): Promise<ParseOutputProcessor> {
+    const normalizers = opts.normalize === false ? null : await ctx.extensions.urlNormalizers('outlink');
+    const filters = opts.filter === false ? null : await ctx.extensions.urlFilters();
+    return new ParseOutputProcessor(ctx, normalizers, filters, await ctx.extensions.urlExemptionFilters(), await ctx.extensions.scoringFilters());
+  }
+
+  /**
+   * ParseSegment's main-thread steps for every parse of an outcome (segment name into contentMeta,
+   * ScoringFilter.passScoreAfterParsing), then ParseOutputFormat's records.
+   */
+  recordsFor(content: Content, outcome: ParseOutcome, segmentName: string, stats?: OutlinkStats): ParseOutputRecords {
+    const records: ParseOutputRecords = { parseText: [], parseData: [], crawlParse: [] };
+    for (const [url, parse] of Object.entries(outcome.result.parses)) {
+      parse.data.contentMeta[ParseMeta.SEGMENT_NAME] = [segmentName];
+      this.scoring.passScoreAfterParsing(url, content, parse);
+      this.write(url, parse, records, stats);
+    }
+    return records;
+  }
+
+  /** ParseOutputFormat.write for one parse. */
+  write(fromUrl: string, parse: Parse, out: ParseOutputRecords, stats?: OutlinkStats): void {
+    const data = parse.data;
+    out.parseText.push({ url: fromUrl, value: { text: parse.text } });
+
+    const sig = data.contentMeta[ParseMeta.SIGNATURE]?.[0];
+    const signature = sig ? fromHex(sig) : null;
+    if (signature) out.crawlParse.push({ url: fromUrl, value: createCrawlDatum({ status: CrawlStatus.STATUS_SIGNATURE, fetchInterval: 0, signature, score: 0 }) });
+
+    let parseMetaDatum: CrawlDatum | null = null;
+    for (const name of this.parseMetaToCrawlDb) {
+      const value = data.parseMeta[name]?.[0];
+      if (value === undefined) continue;
+      parseMetaDatum ??= createCrawlDatum({ status: CrawlStatus.STATUS_PARSE_META, fetchInterval: 0, score: 0 });
+      parseMetaDatum.metaData[name] = [value];
+    }
+    if (parseMetaDatum) out.crawlParse.push({ url: fromUrl, value: parseMetaDatum });
+
+    if (isParseSuccess(data.status) && data.status.minorCode === ParseStatusMinor.SUCCESS_REDIRECT) {
+      const target = this.refreshTarget(fromUrl, data.status.args[0], this.ignoreAlsoRedirects);
+      if (target && target !== fromUrl) {
+        const delay = Number(data.status.args[1] ?? 0);
+        const datum = createCrawlDatum({ status: CrawlStatus.STATUS_LINKED, fetchInterval: this.interval, score: 0 });
+        const repr = chooseRepr(fromUrl, target, delay < PERM_REFRESH_TIME);
+        if (repr !== target) datum.metaData[DatumMeta.WRITABLE_REPR_URL_KEY] = [repr];
+        out.crawlParse.push({ url: target, value: datum });
+      }
+    }
+
+    const links = data.outlinks;
+    const targets: ScoringTarget[] = [];
+    const kept: Outlink[] = [];
+    const seen = new Set<string>();
+    let fromKey: string | null | undefined;
+    if (stats) stats.found += links.length;
+    for (let i = 0; i < links.length && targets.length < this.maxOutlinks; i++) {
+      const link = links[i]!;
+      let toUrl: string | null = link.toUrl;
+      if (toUrl.length > this.maxOutlinkLength) {
+        if (stats) stats.tooLong++;
+        continue;
+      }
+      if (this.ignoreInternal || this.ignoreExternal) {
+        fromKey ??= this.hostKey(fromUrl);
+        if (this.ignored(fromUrl, fromKey, toUrl)) {
+          if (stats) stats.ignored++;
+          continue;
+        }
+      }
+      toUrl = this.normalizeAndFilter(toUrl);
+      if (!toUrl) {
+        if (stats) stats.filtered++;
+        continue;
+      }
+      kept.push({ ...link, toUrl });
+      // One linked datum per distinct target: duplicates would only multiply the score it receives.
+      if (seen.has(toUrl)) continue;
+      seen.add(toUrl);
+      const datum = createCrawlDatum({ status: CrawlStatus.STATUS_LINKED, fetchInterval: this.interval, score: 0 });
+      if (link.metadata) for (const [k, v] of Object.entries(link.metadata)) datum.metaData[k] = [...v];
+      this.scoring.initialScore(toUrl, datum);
+      targets.push({ url: toUrl, datum });
+    }
+    const keptData: ParseData = { ...data, outlinks: kept };
+    const adjust = this.scoring.distributeScoreToOutlinks(fromUrl, keptData, targets, null, links.length);
+    for (const t of targets) out.crawlParse.push({ url: t.url, value: t.datum });
+    if (adjust) out.crawlParse.push({ url: fromUrl, value: adjust });
+    if (stats) stats.kept += targets.length;
+    out.parseData.push({ url: fromUrl, value: keptData });
+  }
+
+  /** A meta-refresh target through the same rules as outlinks (the ignore rules only with db.ignore.also.redirects). */
+  private refreshTarget(fromUrl: string, target: string | undefined, applyIgnore: boolean): string | null {
+    if (!target || target.length > this.maxOutlinkLength) return null;
+    if (applyIgnore && (this.ignoreInternal || this.ignoreExternal) && this.ignored(fromUrl, this.hostKey(fromUrl), target)) return null;
+    return this.normalizeAndFilter(target);
+  }
+
+  private normalizeAndFilter(url: string): string | null {
+    let out: string | null = url;
+    if (this.normalizers) out = this.normalizers.normalize(out);
+    if (out && this.filters) out = this.filters.filter(out);
+    return out || null;
+  }
+
+  private hostKey(url: string): string | null {
+    let host: string;
+    try {
+      host = new URL(url).hostname.toLowerCase();
+    } catch {
+      return null;
+    }
+    return this.ignoreMode === 'byDomain' ? getDomain(host, { allowPrivateDomains: true }) ?? host : host;
+  }
+
+  private ignored(fromUrl: string, fromKey: string | null, toUrl: string): boolean {
+    const toKey = this.hostKey(toUrl);
+    if (toKey === null || fromKey === null) return true;
+    if (this.ignoreInternal && toKey === fromKey) return true;
+    if (this.ignoreExternal && toKey !== fromKey) return !this.exemptions.isExempted(fromUrl, toUrl);
+    return false;
+  }
+}
+
+export function emptyOutlinkStats(): OutlinkStats {
+  return { found: 0, kept: 0, tooLong: 0, ignored: 0, filtered: 0 };
+}
+
+/**
+ * Nutch's URLUtil.chooseRepr: which of a redirect's source and target represents the page.
+ * Another domain: the target. Permanent: the source when it is a host root, else the target.
+ * Temporary: a root source beats a deeper target, a root target beats a deeper source; otherwise the
+ * shorter path on the same host, or the shorter host name.
+ */
+export function chooseRepr(src: string, dst: string, temp: boolean): string {
+  let s: URL;
+  let d: URL;
+  try {
+    s = new URL(src);
+    d = new URL(dst);
+  } catch {
+    return dst;
+  }
+  const srcDomain = getDomain(s.hostname) ?? s.hostname;
+  const dstDomain = getDomain(d.hostname) ?? d.hostname;
+  if (srcDomain !== dstDomain) return dst;
+  const srcRoot = s.pathname === '/' && !s.search;
+  const dstRoot = d.pathname === '/' && !d.search;
+  if (!temp) return srcRoot ? src : dst;
+  if (srcRoot && !dstRoot) return src;
+  if (!srcRoot && dstRoot) return dst;
+  if (!srcRoot && !dstRoot && s.hostname === d.hostname) {
+    const sp = s.pathname + s.search;
+    const dp = d.pathname + d.search;
+    return dp.length < sp.length ? dst : src;
+  }
+  return d.hostname.length < s.hostname.length ? dst : src;
+}

@@ -1,0 +1,155 @@
+/**
+ * The parse stage, Nutch's ParseSegment: reads a segment's content part partition by partition,
+ * parses each page in the worker pool (a sliding window keeps every worker busy and the output in
+ * content order), and appends parse_text, parse_data and crawl_parse to the same partition numbers,
+ * committing in storage.batch.size batches. `_SUCCESS` is written only when every partition is done.
+ * A segment that already holds parse output is refused (as Nutch) unless `force`, which replaces it.
+ * An abort stops reading, lets in-flight parses finish, commits them and leaves the parts incomplete.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { NutchError, errorMessage } from '../../errors.js';
+import type { NutchContext } from '../context.js';
+import { count, type Counters, type StageOptions } from '../progress.js';
+import type { Keyed, Segment, SegmentPartName, SegmentPartWriter } from '../../storage/interfaces.js';
+import type { Content } from '../../model/content.js';
+import type { CrawlDatum } from '../../model/crawl-datum.js';
+import type { ParseData, ParseText } from '../../model/parse.js';
+import { SegmentParser, type SegmentParseResult } from './segment-parser.js';
+
+export interface ParseArgs {
+  segment: string;
+  force?: boolean;
+  /** Skip the outlink normalisers / URL filters (Nutch's -noNormalize / -noFilter). */
+  noNormalize?: boolean;
+  noFilter?: boolean;
+}
+
+const PARSE_PARTS: readonly SegmentPartName[] = ['parse_text', 'parse_data', 'crawl_parse'];
+
+interface Writers {
+  text: SegmentPartWriter<ParseText>;
+  data: SegmentPartWriter<ParseData>;
+  crawl: SegmentPartWriter<CrawlDatum>;
+}
+
+export async function parse(ctx: NutchContext, args: ParseArgs, opts: StageOptions = {}): Promise<Counters> {
+  const started = Date.now();
+  const counters: Counters = {};
+  const emit = opts.onProgress ?? (() => {});
+  const segmentDir = path.resolve(args.segment);
+  emit({ type: 'stage-start', stage: 'parse', args: { segment: segmentDir, force: !!args.force } });
+  const segment = await ctx.storage.openSegment(segmentDir);
+  try {
+    const already: SegmentPartName[] = [];
+    for (const part of PARSE_PARTS) if (await segment.hasPart(part)) already.push(part);
+    if (already.length && !args.force) {
+      ctx.log.warn(`Segment ${segmentDir} already parsed (${already.join(', ')} exist); skipped. Use -force to parse it again.`, { code: 'NUTCH_SEGMENT_ALREADY_PARSED', segment: segmentDir });
+      emit({ type: 'skip', stage: 'parse', reason: 'already parsed', culprit: segmentDir });
+      count(counters, 'ParseSegment.alreadyParsed');
+      return counters;
+    }
+    const partitions = await segment.partitions('content');
+    if (partitions.length === 0) {
+      throw new NutchError('NUTCH_STORAGE_NOT_FOUND', `Segment ${segmentDir} has no content to parse (no ${path.join(segmentDir, 'content')}); fetch it first.`, { file: segmentDir });
+    }
+    if (!(await segment.isComplete('content'))) {
+      ctx.log.warn(`Content of segment ${segmentDir} is incomplete (no _SUCCESS: the fetch is running or was stopped); parsing what it holds.`, { segment: segmentDir });
+    }
+    if (already.length) removeParts(segment, already);
+
+    const parser = await SegmentParser.create(ctx, { normalize: !args.noNormalize, filter: !args.noFilter });
+    const timeoutsBefore = parser.pool.stats.timeouts;
+    const total = Math.max(...partitions) + 1;
+    let done = 0;
+    let aborted = false;
+    for (const partition of partitions) {
+      if (opts.signal?.aborted) {
+        aborted = true;
+        break;
+      }
+      const complete = await parsePartition(ctx, segment, parser, partition, total, counters, opts, () => {
+        done++;
+        if (done % 100 === 0) emit({ type: 'progress', stage: 'parse', done, counters: { ...counters } });
+      });
+      if (!complete) aborted = true;
+    }
+    count(counters, 'ParseSegment.timeouts', parser.pool.stats.timeouts - timeoutsBefore);
+    for (const [k, v] of Object.entries(parser.stats)) count(counters, `outlinks.${k}`, v);
+    if (aborted) ctx.log.warn(`Parse of ${segmentDir} stopped early; what was parsed is stored, the parse parts stay incomplete (no _SUCCESS).`, { segment: segmentDir });
+    return counters;
+  } finally {
+    await segment.close();
+    emit({ type: 'stage-end', stage: 'parse', counters: { ...counters }, ms: Date.now() - started });
+  }
+}
+
+/** Parses one content partition; false when stopped by the signal before the end. */
+async function parsePartition(
+  ctx: NutchContext, segment: Segment, parser: SegmentParser, partition: number, total: number,
+  counters: Counters, opts: StageOptions, onPage: () => void,
+): Promise<boolean> {
+  const emit = opts.onProgress ?? (() => {});
+  const batchSize = Math.max(1, ctx.conf.getInt('storage.batch.size', 1000));
+  const window = parser.pool.size * 2;
+  const writers: Writers = {
+    text: await segment.openWriter('parse_text', partition, { totalPartitions: total }),
+    data: await segment.openWriter('parse_data', partition, { totalPartitions: total }),
+    crawl: await segment.openWriter('crawl_parse', partition, { totalPartitions: total }),
+  };
+  const buffers = { text: [] as Keyed<ParseText>[], data: [] as Keyed<ParseData>[], crawl: [] as Keyed<CrawlDatum>[] };
+  const flush = async () => {
+    if (buffers.text.length) await writers.text.append(buffers.text.splice(0));
+    if (buffers.data.length) await writers.data.append(buffers.data.splice(0));
+    if (buffers.crawl.length) await writers.crawl.append(buffers.crawl.splice(0));
+  };
+  const inFlight: { content: Content; started: number; result: Promise<SegmentParseResult | Error> }[] = [];
+  const drainOne = async () => {
+    const { content, started, result } = inFlight.shift()!;
+    const r = await result;
+    onPage();
+    if (r instanceof Error) {
+      count(counters, 'ParseSegment.errors');
+      ctx.log.error(`Parse output of ${content.url.slice(0, 300)} failed: ${errorMessage(r)}`, { url: content.url.slice(0, 300), code: (r as { code?: string }).code });
+      emit({ type: 'error', stage: 'parse', url: content.url, code: (r as { code?: string }).code, message: errorMessage(r) });
+      return;
+    }
+    if (r.skipped) {
+      count(counters, `ParseSegment.skipped.${r.skipped}`);
+      emit({ type: 'skip', stage: 'parse', url: content.url, reason: r.skipped });
+      return;
+    }
+    count(counters, `ParserStatus.${r.status}`);
+    if (r.status !== 'success') {
+      const status = r.outcome!.result.parses[content.url]?.data.status;
+      ctx.log.warn(`Error parsing: ${content.url.slice(0, 300)}: ${status?.args.join(' ') ?? 'failed'}`, { url: content.url.slice(0, 300) });
+    }
+    emit({ type: 'page', stage: 'parse', url: content.url, status: r.status!, bytes: content.content.length, ms: Date.now() - started });
+    buffers.text.push(...r.records!.parseText);
+    buffers.data.push(...r.records!.parseData);
+    buffers.crawl.push(...r.records!.crawlParse);
+    if (buffers.data.length >= batchSize || buffers.crawl.length >= batchSize * 10) await flush();
+  };
+  let complete = true;
+  try {
+    for await (const { value: content } of segment.read('content', { partition, batchSize })) {
+      if (opts.signal?.aborted) {
+        complete = false;
+        break;
+      }
+      inFlight.push({ content, started: Date.now(), result: parser.parse(content, segment.name).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err)))) });
+      if (inFlight.length >= window) await drainOne();
+    }
+    while (inFlight.length) await drainOne();
+    await flush();
+    if (complete) for (const w of [writers.text, writers.data, writers.crawl]) await w.finish();
+  } finally {
+    for (const w of [writers.text, writers.data, writers.crawl]) await w.close();
+  }
+  return complete;
+}
+
+/** -force: the old parse output goes first, so the new one never mixes with it. */
+function removeParts(segment: Segment, parts: readonly SegmentPartName[]): void {
+  for (const part of parts) fs.rmSync(path.join(segment.path, part), { recursive: true, force: true });
+}
