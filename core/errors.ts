@@ -39,6 +39,7 @@ export const ErrorCodes = {
   NUTCH_STORAGE_CORRUPT: 'A store file is not a readable nutch-ts database; it is left untouched.',
   NUTCH_STORAGE_NOT_FOUND: 'A CrawlDb, LinkDb or segment named on the command line or in the SDK does not exist.',
   NUTCH_STORAGE_EXISTS: 'A segment with the same name already exists.',
+  NUTCH_RULE_FILE_INVALID: 'A rule file (regex-normalize.xml, regex-urlfilter.txt, …) or rule property has a syntax error or a regular expression that cannot be used; the message names the file and line.',
 } as const;
 
 export type ErrorCode = keyof typeof ErrorCodes;
