@@ -39,6 +39,11 @@ export const ErrorCodes = {
   NUTCH_STORAGE_CORRUPT: 'A store file is not a readable nutch-ts database; it is left untouched.',
   NUTCH_STORAGE_NOT_FOUND: 'A CrawlDb, LinkDb or segment named on the command line or in the SDK does not exist.',
   NUTCH_STORAGE_EXISTS: 'A segment with the same name already exists.',
+  NUTCH_INJECT_NO_SEEDS: 'The seed path given to inject does not exist or holds no seed file.',
+  NUTCH_INDEX_WRITERS_INVALID: 'index-writers.json (indexer.indexwriters.file) is not the expected shape, or names an IndexWriter extension that is not active.',
+  NUTCH_INDEX_WRITER_FAILED: 'An IndexWriter failed while the index stage ran; the error names the writer and the documents not written.',
+  NUTCH_INDEX_NO_SEARCHER: 'No configured IndexWriter implements search(); nothing to search with.',
+  NUTCH_INDEX_NOT_FOUND: 'The embedded index (<crawl>/index) does not exist yet; run nutch index first.',
   NUTCH_RULE_FILE_INVALID: 'A rule file (regex-normalize.xml, regex-urlfilter.txt, …) or rule property has a syntax error or a regular expression that cannot be used; the message names the file and line.',
 } as const;
 
