@@ -28,6 +28,8 @@ export interface IndexWriter {
   delete(key: string): Promise<void>;
   commit(): Promise<void>;
   close(): Promise<void>;
+  /** Optional: discard what was written since the last commit (the stage failed); then close. */
+  abort?(): Promise<void>;
   /** Optional searcher capability (indexer-sqlite has it). */
   search?(query: string, opts: { limit: number }): Promise<SearchHit[]>;
 }
@@ -68,6 +70,19 @@ export class IndexWriters {
 
   close(): Promise<void> {
     return this.all((w) => w.close());
+  }
+
+  /** Rolls back every writer that can (others are closed); never throws, returns the errors. */
+  async abort(): Promise<{ writerId: string; error: unknown }[]> {
+    const errors: { writerId: string; error: unknown }[] = [];
+    for (const w of this.writers) {
+      try {
+        await (w.writer.abort ? w.writer.abort() : w.writer.close());
+      } catch (error) {
+        errors.push({ writerId: w.writerId, error });
+      }
+    }
+    return errors;
   }
 
   /** The first writer with the searcher capability. */

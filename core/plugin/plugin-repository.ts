@@ -171,6 +171,12 @@ export class PluginRepository {
     return p as Promise<T>;
   }
 
+  /** A fresh, uncached instance: IndexWriters open one per writer of index-writers.json, as Nutch. */
+  newInstance<T>(ext: ExtensionDescriptor): Promise<T> {
+    if (this.closed) return Promise.reject(new NutchError('NUTCH_CLOSED', `The crawler is closed; cannot create extension ${ext.id}.`, { extension: ext.id }));
+    return this.createInstance(ext) as Promise<T>;
+  }
+
   private async createInstance(ext: ExtensionDescriptor): Promise<unknown> {
     const d = this.descriptor(ext.pluginId)!;
     await this.startPlugin(d.id);

@@ -1,0 +1,48 @@
+/**
+ * The clean stage, as Nutch's CleaningJob: scans the CrawlDb and sends a delete to every
+ * IndexWriter for each page that is gone or a duplicate, then commits (unless noCommit).
+ */
+import { dirname, resolve } from 'node:path';
+import { CrawlStatus } from '../../model/crawl-datum.js';
+import type { NutchContext } from '../context.js';
+import { type Counters, type StageOptions } from '../progress.js';
+import { openIndexWriters } from '../index/open-index-writers.js';
+import { IndexActions } from '../index/index-actions.js';
+
+export interface CleanArgs {
+  crawlDb: string;
+  noCommit?: boolean;
+  /** Where embedded writers store (`<crawl>/index`); default the CrawlDb's parent. */
+  crawlDir?: string;
+}
+
+export async function clean(ctx: NutchContext, args: CleanArgs, opts: StageOptions = {}): Promise<Counters> {
+  const started = Date.now();
+  opts.onProgress?.({ type: 'stage-start', stage: 'clean', args: { crawlDb: args.crawlDb } });
+  const crawlDb = await ctx.storage.openCrawlDb(args.crawlDb);
+  const batchSize = Math.max(1, ctx.conf.getInt('storage.batch.size', 1000));
+  let actions: IndexActions | null = null;
+  try {
+    const writers = await openIndexWriters(ctx, { crawlDir: args.crawlDir ?? dirname(resolve(args.crawlDb)) });
+    actions = new IndexActions(writers, ctx.log);
+    let seen = 0;
+    for await (const { url, value } of crawlDb.scan({ batchSize })) {
+      if (value.status === CrawlStatus.STATUS_DB_GONE || value.status === CrawlStatus.STATUS_DB_DUPLICATE) {
+        await actions.delete(url, 'Deleted documents');
+      }
+      if (++seen % batchSize === 0) {
+        opts.onProgress?.({ type: 'progress', stage: 'clean', done: seen, counters: { ...actions.counters } });
+        if (opts.signal?.aborted) break;
+      }
+    }
+    await actions.finish(!args.noCommit);
+  } catch (err) {
+    await actions?.fail();
+    throw err;
+  } finally {
+    await crawlDb.close();
+  }
+  const counters: Counters = { 'Deleted documents': 0, ...actions.counters };
+  opts.onProgress?.({ type: 'stage-end', stage: 'clean', counters, ms: Date.now() - started });
+  return counters;
+}
