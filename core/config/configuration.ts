@@ -163,7 +163,9 @@ export class Configuration {
     if (!entry || entry.value === undefined || entry.value === null) return def.default ?? undefined;
     const r = coerce(def, entry.value);
     if (!r.ok) {
-      throw new NutchError('NUTCH_CONFIG_INVALID_VALUE', `Invalid value for property "${name}" (${describeSource(entry.from)}): ${r.reason}`, { property: name });
+      throw new NutchError('NUTCH_CONFIG_INVALID_VALUE', `Invalid value for property "${name}" (${describeSource(entry.from)}): ${r.reason}`, {
+        property: name, file: entry.from.layer === 'site' ? entry.from.source : undefined, pointer: entry.from.pointer,
+      });
     }
     return r.value;
   }

@@ -31,7 +31,8 @@ export function discoverPlugins(opts: DiscoveryOptions): PluginDescriptor[] {
   const found: PluginDescriptor[] = [];
   if (opts.includeBuiltins !== false) found.push(...scanFolder(builtinPluginsDir(), 'builtin'));
   found.push(...scanAppDependencies(opts.appRoot));
-  for (const folder of opts.folders) found.push(...scanFolder(resolve(opts.appRoot, folder), 'folder'));
+  // The same folder named twice (plugin.folders and pluginFolders) is scanned once, not reported as duplicates.
+  for (const folder of new Set(opts.folders.map((f) => resolve(opts.appRoot, f)))) found.push(...scanFolder(folder, 'folder'));
   return checkDuplicates(found);
 }
 

@@ -80,3 +80,8 @@ test('a -D for an unknown key warns as well', (t) => {
   const ctx = fixtureContext(t, { defines: { 'plugin.include': 'x' } });
   assert.ok(logged(ctx).includes('Unknown property "plugin.include" (set by -D on the command line); did you mean "plugin.includes"?'), logged(ctx).join('\n'));
 });
+
+test('a wrong-typed value read before validation (plugin.folders) still names the file and pointer', (t) => {
+  const { path, make } = siteContext(t, { 'plugin.folders': 5 });
+  assert.throws(make, (err: any) => err.code === 'NUTCH_CONFIG_INVALID_VALUE' && err.details.file === path && err.details.pointer === '/plugin.folders' && err.message.includes(`set in ${path} at /plugin.folders`));
+});

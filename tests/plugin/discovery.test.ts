@@ -58,3 +58,10 @@ test('the built-in plugins are discovered from the source tree when running from
   assert.equal(pass?.source, 'builtin');
   assert.match(pass!.mainPath!, /plugins[\\/]urlnormalizer-pass[\\/]index\.ts$/);
 });
+
+test('a folder named both in plugin.folders and in pluginFolders is scanned once', (t) => {
+  const root = tempDir(t);
+  writeFile(join(root, 'local', 'p', 'plugin.json'), { id: 'local-p', extensions: [] });
+  const ctx = fixtureContext(t, { root, config: { 'plugin.folders': ['local'] }, pluginFolders: [join(root, 'local')] });
+  assert.deepEqual(ctx.plugins.descriptors.map((d) => d.id), ['local-p']);
+});
