@@ -2,7 +2,7 @@
  * Every CrawlDbReducer transition, as a table: old CrawlDb datum + segment datums -> new datum.
  * Runs with the real DefaultFetchSchedule and OPIC scoring filter from the built-in plugins.
  */
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { CrawlStatus as S, createCrawlDatum, statusName, type CrawlDatum } from '../../core/model/crawl-datum.js';
 import { CrawlDbValues, reduceCrawlDatum, type CrawlDbReducerEnv } from '../../core/crawl/updatedb/crawl-db-reducer.js';
@@ -136,7 +136,7 @@ const cases: Case[] = [
     expect: { status: S.STATUS_DB_UNFETCHED, signature: null, fetchInterval: 900000, modifiedTime: 0 } },
 ];
 
-async function envFor(t: Parameters<Parameters<typeof test>[1]>[0], c: Case): Promise<CrawlDbReducerEnv & { warnings: string[] }> {
+async function envFor(t: TestContext, c: Case): Promise<CrawlDbReducerEnv & { warnings: string[] }> {
   const ctx = fixtureContext(t, { includeBuiltins: true, defines: c.defines });
   const warnings: string[] = [];
   return {
@@ -167,7 +167,7 @@ for (const c of cases) {
     const { fetchTime, ...rest } = c.expect;
     assert.equal(statusName(result.status), statusName(rest.status ?? result.status));
     for (const [k, v] of Object.entries(rest)) {
-      const actual = (result as unknown as Record<string, unknown>)[k];
+      const actual: unknown = (result as unknown as Record<string, unknown>)[k];
       if (v instanceof Uint8Array) assert.deepEqual([...(actual as Uint8Array)], [...v], k);
       else assert.deepEqual(actual, v, k);
     }
