@@ -123,7 +123,9 @@ export class ExtensionChains {
 
   async htmlParseFilters(): Promise<HtmlParseFilters> {
     const steps = (await this.instances(ExtensionPoints.HtmlParseFilter, this.htmlParseFilterChain())).map(({ extensionId, instance }) => ({ extensionId, filter: instance as HtmlParseFilter }));
-    return new HtmlParseFilters(steps);
+    return new HtmlParseFilters(steps, (extensionId, url, err) => {
+      throw this.tag(ExtensionPoints.HtmlParseFilter.id, extensionId, url, err);
+    });
   }
 
   indexingChain(): ExtensionDescriptor[] {
@@ -132,7 +134,9 @@ export class ExtensionChains {
 
   async indexingFilters(): Promise<IndexingFilters> {
     const steps = (await this.instances(ExtensionPoints.IndexingFilter, this.indexingChain())).map(({ extensionId, instance }) => ({ extensionId, filter: instance as IndexingFilter }));
-    return new IndexingFilters(steps);
+    return new IndexingFilters(steps, (extensionId, url, err) => {
+      throw this.tag(ExtensionPoints.IndexingFilter.id, extensionId, url, err);
+    });
   }
 
   /** Protocol selection; protocols are instantiated on first use of their scheme. */

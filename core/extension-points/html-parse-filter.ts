@@ -25,7 +25,11 @@ export interface HtmlParseFilter {
 }
 
 export class HtmlParseFilters {
-  constructor(private readonly steps: readonly { extensionId: string; filter: HtmlParseFilter }[]) {}
+  constructor(
+    private readonly steps: readonly { extensionId: string; filter: HtmlParseFilter }[],
+    /** Re-throws a filter's error tagged with plugin, point and URL (ExtensionChains passes its tagger). */
+    private readonly onError: (extensionId: string, url: string, err: unknown) => never = (_id, _url, err) => { throw err; },
+  ) {}
 
   get chain(): readonly string[] {
     return this.steps.map((s) => s.extensionId);
@@ -33,7 +37,13 @@ export class HtmlParseFilters {
 
   async filter(content: Content, parseResult: ParseResult, metaTags: HTMLMetaTags, doc: unknown): Promise<ParseResult> {
     let result = parseResult;
-    for (const s of this.steps) result = await s.filter.filter(content, result, metaTags, doc);
+    for (const s of this.steps) {
+      try {
+        result = await s.filter.filter(content, result, metaTags, doc);
+      } catch (err) {
+        this.onError(s.extensionId, content.url, err);
+      }
+    }
     return result;
   }
 }

@@ -1,6 +1,7 @@
 /**
  * IndexingFilter — combine rule: SEQUENTIAL CHAIN with short-circuit on null. Each filter receives
- * the document the previous one returned; null drops the document from the index.
+ * the document the previous one returned; null drops the document from the index. A filter that
+ * throws fails the document with the error tagged (NUTCH_EXTENSION_FAILED: plugin, point, URL).
  * Order: `indexingfilter.order` when set (only listed ids, as Nutch), else every active one by id.
  */
 import type { CrawlDatum } from '../model/crawl-datum.js';
@@ -21,7 +22,11 @@ export interface IndexingFilter {
 }
 
 export class IndexingFilters {
-  constructor(private readonly steps: readonly { extensionId: string; filter: IndexingFilter }[]) {}
+  constructor(
+    private readonly steps: readonly { extensionId: string; filter: IndexingFilter }[],
+    /** Re-throws a filter's error tagged with plugin, point and URL (ExtensionChains passes its tagger). */
+    private readonly onError: (extensionId: string, url: string, err: unknown) => never = (_id, _url, err) => { throw err; },
+  ) {}
 
   get chain(): readonly string[] {
     return this.steps.map((s) => s.extensionId);
@@ -30,7 +35,11 @@ export class IndexingFilters {
   async filter(doc: NutchDocument, ctx: IndexingContext): Promise<NutchDocument | null> {
     let current: NutchDocument | null = doc;
     for (const s of this.steps) {
-      current = await s.filter.filter(current, ctx);
+      try {
+        current = await s.filter.filter(current, ctx);
+      } catch (err) {
+        this.onError(s.extensionId, ctx.url, err);
+      }
       if (current === null || current === undefined) return null;
     }
     return current;
