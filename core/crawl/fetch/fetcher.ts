@@ -1,0 +1,202 @@
+/**
+ * The fetch stage (Nutch's Fetcher): a QueueFeeder fills per-host FetchItemQueues from crawl_generate;
+ * a dispatcher starts up to `threads` concurrent fetches, each from a queue whose politeness delay has
+ * passed; results go to crawl_fetch and content per partition in batches, `_SUCCESS` at the end.
+ * A killed fetch resumes on the same segment, skipping the URLs crawl_fetch already holds. The first
+ * abort is a polite stop: nothing new starts, in-flight fetches finish, what is done is committed.
+ */
+import { NutchError } from '../../errors.js';
+import { checkAgentName, type NutchContext } from '../context.js';
+import { ContentMeta, type Content } from '../../model/content.js';
+import { CrawlStatus, DatumMeta, statusName, type CrawlDatum } from '../../model/crawl-datum.js';
+import type { ProtocolStatus } from '../../model/protocol-status.js';
+import type { Segment } from '../../storage/interfaces.js';
+import { count, type Counters, type StageOptions } from '../progress.js';
+import { FetchItemQueues } from './fetch-item-queues.js';
+import { QueueFeeder } from './feeder.js';
+import { FetchOutput } from './fetch-output.js';
+import { processItem, type FetcherThreadDeps } from './fetcher-thread.js';
+import { formatProtocolStatus } from './status-mapping.js';
+import { FetchMonitor } from './fetch-monitor.js';
+import type { FetchItem } from './fetch-item.js';
+
+/** What the inline parse hook learns about a fetched page (fetcher.parse). */
+export interface FetchParseInfo {
+  url: string;
+  segment: Segment;
+  partition: number;
+}
+
+export interface FetchArgs {
+  /** Path of the segment directory. */
+  segment: string;
+  /** Concurrent fetches (default fetcher.threads.fetch). */
+  threads?: number;
+  /**
+   * Inline parse (fetcher.parse = true): called for every successfully fetched content; wired by the
+   * parse stage to the parse worker pool, which writes the parse output itself.
+   */
+  parse?: (content: Content, datum: CrawlDatum, info: FetchParseInfo) => Promise<void>;
+}
+
+export async function fetch(ctx: NutchContext, args: FetchArgs, opts: StageOptions = {}): Promise<Counters> {
+  checkAgentName(ctx.conf);
+  const conf = ctx.conf;
+  const log = ctx.log.child({ stage: 'fetch' });
+  const started = Date.now();
+  const counters: Counters = {};
+  const segment = await ctx.storage.openSegment(args.segment);
+  try {
+    if (!(await segment.hasPart('crawl_generate'))) {
+      throw new NutchError('NUTCH_SEGMENT_NOT_GENERATED', `Segment ${args.segment} has no crawl_generate; run nutch generate first.`, { path: args.segment });
+    }
+    if (await segment.isComplete('crawl_fetch')) {
+      throw new NutchError('NUTCH_SEGMENT_ALREADY_FETCHED', `Segment already fetched! (${args.segment}/crawl_fetch has _SUCCESS)`, { path: args.segment });
+    }
+    const threads = Math.max(1, args.threads ?? conf.getInt('fetcher.threads.fetch', 10));
+    const partitions = await segment.partitions('crawl_generate');
+    opts.onProgress?.({ type: 'stage-start', stage: 'fetch', args: { segment: args.segment, threads } });
+
+    const [normalizers, filters, scoring] = await Promise.all([
+      ctx.extensions.urlNormalizers('fetcher'), ctx.extensions.urlFilters(), ctx.extensions.scoringFilters(),
+    ]);
+    const protocols = ctx.extensions.protocolFactory();
+    const queues = new FetchItemQueues(conf);
+    const storedFetch = new Map<number, Set<string>>();
+    const storedContent = new Map<number, Set<string>>();
+    for (const p of partitions) {
+      storedFetch.set(p, await segment.storedUrls('crawl_fetch', p));
+      storedContent.set(p, await segment.storedUrls('content', p));
+    }
+    const resumed = [...storedFetch.values()].reduce((n, s) => n + s.size, 0);
+    if (resumed) log.info(`resuming fetch of ${segment.name}: ${resumed} URLs already fetched are skipped`);
+
+    const output = new FetchOutput(segment, partitions, conf.getBoolean('fetcher.store.content', true), Math.max(1, conf.getInt('storage.batch.size', 1000)));
+    await output.open(storedContent);
+    const parseInline = conf.getBoolean('fetcher.parse', false);
+    if (parseInline && !args.parse) log.warn('fetcher.parse is true but no parser is wired to this fetch; content is stored unparsed (run nutch parse)');
+    const parses = new Set<Promise<void>>();
+
+    const abort = new AbortController();
+    const deps: FetcherThreadDeps = {
+      queues, protocols, normalizers, filters, scoring, counters, log,
+      maxRedirect: conf.getInt('http.redirect.max', 0),
+      maxCrawlDelay: conf.getFloat('fetcher.max.crawl.delay', 30) < 0 ? -1 : conf.getFloat('fetcher.max.crawl.delay', 30) * 1000,
+      minCrawlDelay: conf.getFloat('fetcher.min.crawl.delay', 0) * 1000,
+      maxUrlLength: conf.getInt('db.max.outlink.length', 4096),
+      signal: abort.signal,
+      async output(item, url, datum, content, status, fetchStatus) {
+        await record(item, url, datum, content, status, fetchStatus);
+      },
+    };
+    let pages = 0;
+    const record = async (item: FetchItem, url: string, datum: CrawlDatum, content: Content | null, status: ProtocolStatus | null, fetchStatus: number) => {
+      const now = Date.now();
+      datum.status = fetchStatus;
+      if (fetchStatus !== CrawlStatus.STATUS_LINKED) datum.fetchTime = now;
+      if (status) {
+        datum.metaData[DatumMeta.PROTO_STATUS_KEY] = [formatProtocolStatus(status)];
+        if (status.lastModified > 0) datum.modifiedTime = status.lastModified;
+      }
+      if (content) {
+        content.metadata[ContentMeta.SEGMENT_NAME] = [segment.name];
+        content.metadata[DatumMeta.FETCH_STATUS_KEY] = [String(fetchStatus)];
+        content.metadata[ContentMeta.FETCH_TIME] = [String(now)];
+        scoring.passScoreBeforeParsing(url, datum, content);
+      }
+      await output.write(item.partition, url, datum, content);
+      if (fetchStatus !== CrawlStatus.STATUS_LINKED) {
+        pages++;
+        opts.onProgress?.({ type: 'page', stage: 'fetch', url, status: statusName(fetchStatus), httpCode: Number(content?.metadata[ContentMeta.RESPONSE_CODE]?.[0]) || undefined, bytes: content?.content.length });
+      }
+      if (parseInline && args.parse && content && fetchStatus === CrawlStatus.STATUS_FETCH_SUCCESS) {
+        const p = args.parse(content, datum, { url, segment, partition: item.partition }).catch((err) => {
+          count(counters, 'parse_failed');
+          log.warn(`inline parse of ${url} failed: ${(err as Error).message}`);
+        });
+        parses.add(p);
+        void p.finally(() => parses.delete(p));
+      }
+    };
+
+    const capacity = threads * Math.max(1, conf.getInt('fetcher.queue.depth.multiplier', 50));
+    const feeder = new QueueFeeder(segment, queues, capacity, log, storedFetch, (url, reason) => {
+      count(counters, 'skipped');
+      opts.onProgress?.({ type: 'skip', stage: 'fetch', url, reason });
+    });
+    let stopping = false;
+    const stop = (reason: string) => {
+      if (stopping) return 0;
+      stopping = reason === 'abort';
+      feeder.stop();
+      const dropped = queues.emptyAll().length;
+      queues.wake();
+      return dropped;
+    };
+    const monitor = new FetchMonitor(conf, counters, () => pages, queues, started, log, (why) => {
+      const dropped = stop(why);
+      count(counters, why === 'time' ? 'hitByTimeLimit' : 'hitByThrougputThreshold', dropped);
+    }, opts.onProgress);
+    const onAbort = () => {
+      count(counters, 'stopped_by_abort');
+      stop('abort');
+      log.info('fetch stopping politely: no new requests, in-flight fetches finish');
+    };
+    if (opts.signal?.aborted) onAbort();
+    else opts.signal?.addEventListener('abort', onAbort, { once: true });
+
+    let active = 0;
+    let failure: unknown = null;
+    const feeding = feeder.run(partitions).catch((err) => {
+      failure ??= err;
+      queues.wake();
+    });
+    const launch = (item: FetchItem) => {
+      active++;
+      processItem(deps, item)
+        .catch(async (err) => {
+          log.warn(`fetch of ${item.url} failed: ${(err as Error).message}`);
+          count(counters, 'exception');
+          await record(item, item.url, item.datum, null, { code: 16, args: [String((err as Error).message)], lastModified: 0 }, CrawlStatus.STATUS_FETCH_RETRY);
+          return false;
+        })
+        .then((asap) => queues.finish(item, asap), (err) => {
+          failure ??= err;
+          queues.finish(item, false);
+        })
+        .finally(() => {
+          active--;
+          queues.wake();
+        });
+    };
+    try {
+      for (;;) {
+        if (failure) throw failure;
+        if (!stopping) {
+          let item: FetchItem | null;
+          while (active < threads && (item = queues.take())) launch(item);
+        }
+        if (active === 0 && (stopping || (feeder.done && queues.totalSize === 0))) break;
+        const next = active < threads && !stopping ? queues.nextReadyTime() : Infinity;
+        await queues.waitForChange(next - Date.now());
+      }
+      await feeding;
+      await Promise.all(parses);
+      await output.close(!stopping);
+    } catch (err) {
+      await output.close(false).catch(() => {});
+      throw err;
+    } finally {
+      monitor.close();
+      opts.signal?.removeEventListener('abort', onAbort);
+      abort.abort();
+    }
+    if (feeder.stats.skippedStored) counters.resumed_skipped = feeder.stats.skippedStored;
+    const ms = Date.now() - started;
+    log.info(`fetch of ${segment.name} done in ${(ms / 1000).toFixed(1)} s: ${pages} pages (${(pages / Math.max(0.001, ms / 1000)).toFixed(1)} pages/s)`, counters);
+    opts.onProgress?.({ type: 'stage-end', stage: 'fetch', counters, ms });
+    return counters;
+  } finally {
+    await segment.close();
+  }
+}
