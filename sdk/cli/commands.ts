@@ -1,19 +1,27 @@
 /** The command table: Nutch's command names. Each command lives in its own file under commands/. */
 import type { Command } from './command.js';
 import { injectCommand } from './commands/inject.js';
+import { generateCommand } from './commands/generate.js';
 import { pluginCommand } from './commands/plugin.js';
 import { showPropertiesCommand } from './commands/showproperties.js';
 import { filterCheckerCommand } from './commands/filterchecker.js';
 import { normalizerCheckerCommand } from './commands/normalizerchecker.js';
 import { parseCommand } from './commands/parse.js';
 import { parseCheckerCommand } from './commands/parsechecker.js';
+import { indexCommand } from './commands/index.js';
+import { cleanCommand } from './commands/clean.js';
+import { searchCommand } from './commands/search.js';
 
 export const commands: Command[] = [
   injectCommand,
+  generateCommand,
   pluginCommand,
   showPropertiesCommand,
   filterCheckerCommand,
   normalizerCheckerCommand,
   parseCommand,
   parseCheckerCommand,
+  indexCommand,
+  cleanCommand,
+  searchCommand,
 ];

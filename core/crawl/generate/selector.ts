@@ -1,0 +1,64 @@
+/**
+ * The Generator's per-record checks (Nutch's Selector mapper): URL filters, generate.restrict.status,
+ * FetchSchedule.shouldFetch, the crawl.gen.delay wait after an earlier generate, generate.min.interval,
+ * then the sort value (ScoringFilter.generatorSortValue) against generate.min.score. Each rejection
+ * is counted under Nutch's counter name.
+ */
+import { DatumMeta, cloneCrawlDatum, statusName, type CrawlDatum } from '../../model/crawl-datum.js';
+import { getMeta } from '../../model/metadata.js';
+import type { FetchSchedule } from '../../extension-points/fetch-schedule.js';
+import type { ScoringFilters } from '../../extension-points/scoring-filter.js';
+import type { URLFilters } from '../../extension-points/url-filter.js';
+import { count, type Counters } from '../progress.js';
+
+export interface SelectorOptions {
+  filters: URLFilters | null;
+  restrictStatus: string;
+  schedule: FetchSchedule;
+  scoring: ScoringFilters;
+  curTime: number;
+  genDelay: number;
+  minInterval: number;
+  minScore: number;
+  counters: Counters;
+}
+
+/** The sort value of a selectable record, or null (counted) when it is not selectable. */
+export function selectSortValue(url: string, stored: CrawlDatum, o: SelectorOptions): number | null {
+  if (o.filters && o.filters.filter(url) === null) {
+    count(o.counters, 'URL_FILTERS_REJECTED');
+    return null;
+  }
+  if (o.restrictStatus && statusName(stored.status) !== o.restrictStatus) {
+    count(o.counters, 'STATUS_REJECTED');
+    return null;
+  }
+  const datum = cloneCrawlDatum(stored);
+  if (!o.schedule.shouldFetch(url, datum, o.curTime)) {
+    count(o.counters, 'SCHEDULE_REJECTED');
+    return null;
+  }
+  const generated = Number(getMeta(datum.metaData, DatumMeta.GENERATE_TIME_KEY));
+  if (Number.isFinite(generated) && generated + o.genDelay > o.curTime) {
+    count(o.counters, 'WAIT_FOR_UPDATE');
+    return null;
+  }
+  if (o.minInterval !== -1 && datum.fetchInterval > o.minInterval) {
+    count(o.counters, 'INTERVAL_REJECTED');
+    return null;
+  }
+  const sort = o.scoring.generatorSortValue(url, datum, 1.0);
+  if (!(sort >= o.minScore)) {
+    count(o.counters, 'SCORE_TOO_LOW');
+    return null;
+  }
+  return sort;
+}
+
+/** The datum as written to crawl_generate: shouldFetch's adjustments applied, the generate time set. */
+export function generatedDatum(url: string, stored: CrawlDatum, schedule: FetchSchedule, curTime: number, genTime: number): CrawlDatum {
+  const datum = cloneCrawlDatum(stored);
+  schedule.shouldFetch(url, datum, curTime);
+  datum.metaData[DatumMeta.GENERATE_TIME_KEY] = [String(genTime)];
+  return datum;
+}
