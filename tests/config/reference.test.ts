@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import { referencePath, renderConfigReference } from '../../docs/generate-config-reference.js';
 import { projectRoot } from '../helpers/temp-dir.js';
 
-test('docs/configuration-reference.md is up to date (regenerate: npx tsx docs/generate-config-reference.ts)', () => {
+test('docs/configuration-reference.md is up to date (regenerate: npm run docs:config)', () => {
   const expected = renderConfigReference();
   const current = readFileSync(referencePath, 'utf8');
-  assert.ok(current === expected, 'docs/configuration-reference.md is out of date: run `npx tsx docs/generate-config-reference.ts` and commit the result');
+  assert.ok(current === expected, 'docs/configuration-reference.md is out of date: run `npm run docs:config` and commit the result');
 });
 
 test('the reference lists every declared core property and every unsupported Nutch property', () => {
