@@ -1,0 +1,89 @@
+/**
+ * A throwaway PostgreSQL for tests: initdb into a temp dir as a non-root OS user (postgres, else
+ * nobody), `postgres` started directly on a free 127.0.0.1 port (so we hold its PID), stopped by PID
+ * (SIGINT, fast shutdown) when the test ends. Null when initdb is not installed.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir, userInfo } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+
+export interface PgServer {
+  url: string;
+  port: number;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+export function findPgBin(name: string): string | null {
+  const candidates = [...(process.env.PATH ?? '').split(':').map((d) => join(d, name)), `/usr/lib/postgresql/15/bin/${name}`, `/usr/local/pgsql/bin/${name}`];
+  return candidates.find((p) => existsSync(p)) ?? null;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+function osUser(): { uid: number; gid: number } | null {
+  if (userInfo().uid !== 0) return null;
+  for (const name of ['postgres', 'nobody']) {
+    const r = spawnSync('id', ['-u', name], { encoding: 'utf8' });
+    const g = spawnSync('id', ['-g', name], { encoding: 'utf8' });
+    if (r.status === 0 && g.status === 0) return { uid: Number(r.stdout.trim()), gid: Number(g.stdout.trim()) };
+  }
+  return null;
+}
+
+export async function startPostgres(): Promise<PgServer | null> {
+  const initdb = findPgBin('initdb');
+  const postgres = findPgBin('postgres');
+  if (!initdb || !postgres) return null;
+  const dir = mkdtempSync(join(tmpdir(), 'nutch-pg-'));
+  const user = osUser();
+  if (user) chownSync(dir, user.uid, user.gid);
+  const data = join(dir, 'data');
+  const init = spawnSync(initdb, ['-D', data, '-A', 'trust', '-U', 'nutch', '-E', 'UTF8', '--no-sync', '--locale=C'], { encoding: 'utf8', ...(user ?? {}) });
+  if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr}`);
+  const port = await freePort();
+  const child: ChildProcess = spawn(postgres, ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'full_page_writes=off'], { stdio: 'ignore', ...(user ?? {}) });
+  const url = `postgres://nutch@127.0.0.1:${port}/postgres`;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  for (let i = 0; ; i++) {
+    const c = new pg.Client({ connectionString: url });
+    try {
+      await c.connect();
+      await c.end();
+      break;
+    } catch (err) {
+      await c.end().catch(() => undefined);
+      if (i > 150 || child.exitCode !== null) {
+        child.kill('SIGKILL');
+        throw new Error(`PostgreSQL did not start on port ${port}: ${(err as Error).message}`);
+      }
+      await sleep(20);
+    }
+  }
+  return {
+    url,
+    port,
+    pid: child.pid!,
+    async stop() {
+      if (child.exitCode === null) {
+        process.kill(child.pid!, 'SIGINT');
+        await Promise.race([exited, sleep(1500)]);
+        if (child.exitCode === null) process.kill(child.pid!, 'SIGKILL');
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
