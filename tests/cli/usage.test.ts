@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { intOption, parseArgs } from '../../sdk/cli/args.js';
 import { runNutch, spawnNutch } from '../helpers/cli.js';
-import { tempDir } from '../helpers/temp-dir.js';
+import { pluginFixture, tempDir } from '../helpers/temp-dir.js';
 
 const usage = 'Usage: nutch generate <crawldb> <segments_dir> [-topN N] [-noFilter]';
 const spec = { flags: ['-noFilter', '-force'], values: ['-topN', '--num-threads'], multi: ['-filter'] };
@@ -76,4 +76,19 @@ test('the real binary (child process): exit codes and streams', async (t) => {
   assert.equal(ok.code, 0, ok.stderr);
   const row = (JSON.parse(ok.stdout) as { name: string; value: unknown; layer: string }[]).find((p) => p.name === 'http.agent.name');
   assert.deepEqual([row?.value, row?.layer], ['child-bot', 'cli']);
+});
+
+test('checkers keep Nutch\'s stdin mode: one output line per input line (normalizerchecker: empty when dropped)', async (t) => {
+  const cwd = tempDir(t);
+  const defines = ['-D', `plugin.folders=${pluginFixture('normalizers')}`, '-D', 'plugin.includes=fx-norm-lower|fx-norm-drop', '-D', 'urlnormalizer.order=fx-norm-lower fx-norm-drop'];
+  const n = await runNutch(['normalizerchecker', ...defines, '-scope', 'inject', '-stdin'], { cwd, stdin: 'HTTP://A.example/X\nhttp://a.example/drop\nhttp://b.example/\n' });
+  assert.equal(n.code, 0, n.stderr);
+  assert.equal(n.stdout, 'http://a.example/x\n\nhttp://b.example/\n');
+  const one = await runNutch(['normalizerchecker', ...defines, '-normalizer', 'fx-norm-drop', 'http://a.example/DROP', 'HTTP://KEEP/'], { cwd });
+  assert.equal(one.stdout, 'http://a.example/DROP\nHTTP://KEEP/\n', 'only the named normaliser runs (fx-norm-drop is case-sensitive)');
+  const f = await runNutch(['filterchecker', '-D', `plugin.folders=${pluginFixture('matching')}`, '-D', 'plugin.includes=fx-urlfilter-regex', '-stdin'], { cwd, stdin: 'http://x/fx-urlfilter-regex/a\nhttp://x/ok\n' });
+  assert.equal(f.stdout, '-http://x/fx-urlfilter-regex/a\n+http://x/ok\n');
+  const unknown = await runNutch(['filterchecker', '-filterName', 'nope', 'http://x/'], { cwd });
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.stderr, /NUTCH_EXTENSION_NOT_FOUND: No active URLFilter extension "nope"/);
 });
