@@ -80,8 +80,9 @@ export async function startTestWeb(options: TestWebOptions): Promise<TestWeb> {
     const path = u.pathname;
     if (path === '/robots.txt') {
       const txt = model.robotsTxt(host);
+      const status = model.opts.robots?.status?.(host);
       if (txt === null) return send(res, 404, 'text/plain', 'no robots.txt\n');
-      return send(res, 200, 'text/plain', txt);
+      return send(res, status ?? 200, 'text/plain', txt);
     }
     const page = pageNumber(path);
     if (page !== null) return send(res, 200, 'text/html; charset=utf-8', renderPage(host, page));

@@ -13,6 +13,8 @@ export interface RobotsSpec {
   disallowedLinkRatio?: number;
   /** Replaces the generated robots.txt of a host; null = 404. */
   text?: (host: number) => string | null;
+  /** HTTP status robots.txt answers with on a host (default 200; e.g. 403, 503). */
+  status?: (host: number) => number | undefined;
 }
 
 export interface TestWebOptions {
