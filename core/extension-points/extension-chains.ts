@@ -54,17 +54,21 @@ export class ExtensionChains {
     for (const name of order) {
       const ext = all.find((e) => e.id === name || e.aliases.includes(name));
       if (!ext) {
-        const key = `${property}:${name}`;
-        if (!this.warned.has(key)) {
-          this.warned.add(key);
-          this.log.warn(`${property} names "${name}", which is not an active ${point} extension (${this.repo.whyUnavailable(name)}); ignored.`, { property, point, extension: name, code: 'NUTCH_EXTENSION_NOT_FOUND' });
-        }
+        this.warnInactive(property, point, name);
         continue;
       }
       if (!out.includes(ext)) out.push(ext);
     }
     if (mode === 'listed-first') for (const ext of all) if (!out.includes(ext)) out.push(ext);
     return out;
+  }
+
+  /** Once per property and name: the name is not an active extension of the point, and why. */
+  private warnInactive(property: string, point: string, name: string): void {
+    const key = `${property}:${name}`;
+    if (this.warned.has(key)) return;
+    this.warned.add(key);
+    this.log.warn(`${property} names "${name}", which is not an active ${point} extension (${this.repo.whyUnavailable(name)}); ignored.`, { property, point, extension: name, code: 'NUTCH_EXTENSION_NOT_FOUND' });
   }
 
   private async instances<T>(point: ExtensionPoint<T>, exts: ExtensionDescriptor[]): Promise<{ extensionId: string; instance: T }[]> {
@@ -79,7 +83,10 @@ export class ExtensionChains {
     const order = scoped.length ? scoped : this.orderList('urlnormalizer.order');
     let exts = this.ordered(ExtensionPoints.URLNormalizer.id, order, 'listed-first', scoped.length ? `urlnormalizer.order.${scope}` : 'urlnormalizer.order');
     const restrict = this.conf.has(`urlnormalizer.scope.${scope}`) ? this.orderList(`urlnormalizer.scope.${scope}`) : [];
-    if (restrict.length) exts = exts.filter((e) => restrict.some((n) => e.id === n || e.aliases.includes(n)));
+    if (restrict.length) {
+      for (const name of restrict) if (!exts.some((e) => e.id === name || e.aliases.includes(name))) this.warnInactive(`urlnormalizer.scope.${scope}`, ExtensionPoints.URLNormalizer.id, name);
+      exts = exts.filter((e) => restrict.some((n) => e.id === n || e.aliases.includes(n)));
+    }
     return exts;
   }
 
@@ -146,7 +153,9 @@ export class ExtensionChains {
       schemes: (ext.parameters.protocolName ?? '').split(/[\s,]+/).filter(Boolean).map((s) => s.toLowerCase()),
       get: () => this.repo.getInstance<Protocol>(ext),
     }));
-    return new ProtocolFactory(candidates, this.orderList('host-protocol-mapping'));
+    const factory = new ProtocolFactory(candidates, this.orderList('host-protocol-mapping'));
+    for (const id of factory.mappingTargets()) if (!candidates.some((c) => c.extensionId === id)) this.warnInactive('host-protocol-mapping', ExtensionPoints.Protocol.id, id);
+    return factory;
   }
 
   parserCandidates(): ParserCandidate[] {

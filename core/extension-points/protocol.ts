@@ -49,6 +49,11 @@ export class ProtocolFactory {
     }
   }
 
+  /** Every extension id the mapping names (the chains warn about those that are not active). */
+  mappingTargets(): string[] {
+    return [...new Set([...this.hostMapping.values(), ...this.schemeMapping.values()])];
+  }
+
   /** The candidate that serves the URL, without instantiating it. */
   select(url: string): ProtocolCandidate {
     let parsed: URL;

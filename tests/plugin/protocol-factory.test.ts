@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ProtocolFactory } from '../../core/extension-points/protocol.js';
-import { fixtureContext, resetRecorder } from '../helpers/context.js';
+import { fixtureContext, logged, resetRecorder } from '../helpers/context.js';
 import { pluginFixture } from '../helpers/temp-dir.js';
 
 const served = async (f: ProtocolFactory, url: string) => ((await f.getProtocol(url)) as unknown as { name: string }).name;
@@ -35,6 +35,7 @@ test('host-protocol-mapping: exact host first, then its domain; then protocol:<s
   assert.equal(f.select('http://other.org/').extensionId, 'fx-proto-web', 'protocol:http mapping beats protocolName order');
   assert.equal(f.select('https://other.org/').extensionId, 'fx-proto-web');
   assert.equal(f.select('http://gone.example/').extensionId, 'fx-proto-web', 'a mapping to an inactive extension falls through');
+  assert.ok(logged(ctx).some((m) => m.startsWith('host-protocol-mapping names "fx-proto-missing", which is not an active Protocol extension (no discovered plugin declares it)')), logged(ctx).join('\n'));
 });
 
 test('mapping entries may name <plugin>:<name> extension ids; a malformed entry is a config error', () => {

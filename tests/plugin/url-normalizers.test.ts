@@ -33,6 +33,9 @@ test('urlnormalizer.scope.<scope> restricts the scope to the listed normalizers'
   assert.deepEqual(inject.chain, ['fx-norm-lower', 'fx-norm-www']);
   assert.equal(inject.normalize('HTTP://WWW.Example.com/DROP/./x'), 'http://example.com/drop/./x');
   assert.ok(rec.events.includes('fx-norm-lower inject'), 'each normaliser is told its scope');
+  const typo = fixtureContext(t, { ...base, config: { 'plugin.includes': 'fx-norm-lower', 'urlnormalizer.order': [], 'urlnormalizer.scope.inject': ['fx-norm-lower', 'fx-norm-www'] } });
+  assert.deepEqual(typo.extensions.normalizerChain('inject').map((e) => e.id), ['fx-norm-lower']);
+  assert.ok(logged(typo).some((m) => m.startsWith('urlnormalizer.scope.inject names "fx-norm-www", which is not an active URLNormalizer extension (it belongs to plugin fx-norm-www, inactive: not matched by plugin.includes)')));
   const other = await ctx.extensions.urlNormalizers('crawldb');
   assert.equal(other.chain.length, 4);
 });
