@@ -1,11 +1,13 @@
 /**
- * One iterative walk over the domhandler DOM collecting what Nutch's DOMContentUtils and
- * HTMLMetaProcessor collect: the text (script/style/noscript skipped, whitespace collapsed, a line break
- * around `parser.html.line.separators` elements), the first <title>, the raw link targets with anchor
- * text, the <base href>, and the meta tags. An explicit stack, never recursion: a 50,000-deep page walks
- * like a flat one.
+ * What Nutch's DOMContentUtils and HTMLMetaProcessor collect from a page — the text (script/style/
+ * noscript skipped, whitespace collapsed, a line break around `parser.html.line.separators` elements),
+ * the first <title>, the raw link targets with anchor text, the <base href>, the meta tags — gathered by
+ * one ContentCollector fed open/text/close events. Two drivers feed it: an iterative walk over the
+ * domhandler DOM (when HtmlParseFilters need the DOM) and htmlparser2's streaming callbacks (when none
+ * do, which skips building the DOM). Neither recurses: a 50,000-deep page is handled like a flat one.
  */
 import type { AnyNode, Element } from 'domhandler';
+import type { Handler } from 'htmlparser2';
 
 /** Link-bearing elements and the attribute holding the target, as Nutch's DOMContentUtils.linkParams. */
 export const LINK_ATTRIBUTES: Readonly<Record<string, string>> = {
@@ -54,11 +56,14 @@ export interface WalkResult {
 }
 
 const WS = /\s+/g;
+/** Whitespace that collapsing would change: a run of two, or any whitespace but a plain space. */
+const NEEDS_COLLAPSE = /\s\s|[^\S ]/;
 const NEWLINE = '\n';
 
 /** Whitespace-collapsed, trimmed text of a text node. */
 function collapse(data: string): string {
-  return data.replace(WS, ' ').trim();
+  const t = data.trim();
+  return t && NEEDS_COLLAPSE.test(t) ? t.replace(WS, ' ') : t;
 }
 
 function joinParts(parts: readonly string[], from: number, lineBreaks: boolean): string {
@@ -77,77 +82,157 @@ function joinParts(parts: readonly string[], from: number, lineBreaks: boolean):
   return out;
 }
 
-interface Frame {
-  /** parts.length when an anchor-collecting link element was entered. */
-  anchorStart: number;
-  link: RawLink | null;
-  titleStart: number;
+/** Receives a page's elements in document order and collects the WalkResult. */
+const LINK = 1;
+const SEPARATOR = 2;
+const SKIP = 4;
+const ANCHOR = 8;
+const META = 16;
+const BASE = 32;
+const TITLE = 64;
+
+/** One lookup per element: what a tag name means to the collector, as bit flags. */
+function tagFlags(opts: WalkOptions): Map<string, number> {
+  const flags = new Map<string, number>();
+  const add = (name: string, f: number) => flags.set(name, (flags.get(name) ?? 0) | f);
+  for (const t of opts.linkTags) add(t, LINK);
+  for (const t of opts.lineSeparators) add(t, SEPARATOR);
+  for (const t of SKIP_TEXT) add(t, SKIP);
+  for (const t of ANCHOR_FROM_CHILDREN) add(t, ANCHOR);
+  add('meta', META);
+  add('base', BASE);
+  add('title', TITLE);
+  return flags;
 }
 
-export function walkDocument(root: AnyNode, opts: WalkOptions): WalkResult {
-  const parts: string[] = [];
-  const links: RawLink[] = [];
-  const metas: RawMeta[] = [];
-  let baseHref: string | null = null;
-  let title: string | null = null;
-  let skipDepth = 0;
-  let titleDepth = 0;
-  let titleStart = -1;
+const flagCache = new WeakMap<WalkOptions, Map<string, number>>();
 
-  // nodes[i] is entered when exits[i] is null, left (its frame closed) otherwise.
+/** Receives a page's elements in document order and collects the WalkResult. */
+export class ContentCollector {
+  private readonly parts: string[] = [];
+  private readonly links: RawLink[] = [];
+  private readonly metas: RawMeta[] = [];
+  /** Per open element: the anchor-collecting link it started (or null), parallel to the element stack. */
+  private readonly open: (RawLink | null)[] = [];
+  private readonly anchorStarts: number[] = [];
+  private readonly flags: Map<string, number>;
+  private baseHref: string | null = null;
+  private title: string | null = null;
+  private skipDepth = 0;
+  private titleDepth = 0;
+  private titleStart = -1;
+  private pending = '';
+
+  constructor(private readonly opts: WalkOptions) {
+    let flags = flagCache.get(opts);
+    if (!flags) flagCache.set(opts, (flags = tagFlags(opts)));
+    this.flags = flags;
+  }
+
+  onOpen(name: string, attribs: Record<string, string>): void {
+    if (this.pending) this.flushText();
+    const f = this.flags.get(name);
+    if (f === undefined) {
+      this.open.push(null);
+      this.anchorStarts.push(this.parts.length);
+      return;
+    }
+    if (f & META) {
+      const content = attribs.content;
+      if (content !== undefined) this.metas.push({ name: attribs.name?.toLowerCase() ?? null, httpEquiv: attribs['http-equiv']?.toLowerCase() ?? null, content });
+    } else if (f & BASE) {
+      if (this.baseHref === null && attribs.href) this.baseHref = attribs.href.trim();
+    }
+    let link: RawLink | null = null;
+    if (f & LINK) {
+      link = linkOf(attribs, name, this.opts.maxTargetLength);
+      if (link) this.links.push(link);
+    }
+    if (f & SEPARATOR) this.lineBreak();
+    if (f & SKIP) this.skipDepth++;
+    if (f & TITLE && this.title === null && this.titleDepth++ === 0) this.titleStart = this.parts.length;
+    this.open.push(link && f & ANCHOR ? link : null);
+    this.anchorStarts.push(this.parts.length);
+  }
+
+  /**
+   * Text arrives in chunks (the tokenizer splits at entities); the chunks of one text node are joined
+   * before collapsing, as the DOM holds them in one node.
+   */
+  onText(data: string): void {
+    if (this.skipDepth > 0) return;
+    this.pending = this.pending ? this.pending + data : data;
+  }
+
+  private flushText(): void {
+    const t = collapse(this.pending);
+    this.pending = '';
+    if (t) this.parts.push(t);
+  }
+
+  onClose(name: string): void {
+    if (this.pending) this.flushText();
+    const link = this.open.pop();
+    const anchorStart = this.anchorStarts.pop()!;
+    const f = this.flags.get(name);
+    if (f === undefined) return;
+    if (f & SKIP) this.skipDepth--;
+    if (f & TITLE && this.titleDepth > 0 && --this.titleDepth === 0 && this.title === null) this.title = joinParts(this.parts, this.titleStart, false);
+    if (link) link.anchor = joinParts(this.parts, anchorStart, false);
+    if (f & SEPARATOR) this.lineBreak();
+  }
+
+  private lineBreak(): void {
+    const parts = this.parts;
+    if (parts.length && parts[parts.length - 1] !== NEWLINE) parts.push(NEWLINE);
+  }
+
+  result(): WalkResult {
+    if (this.pending) this.flushText();
+    return { title: this.title ?? '', text: joinParts(this.parts, 0, true), links: this.links, baseHref: this.baseHref, metas: this.metas };
+  }
+
+  /** htmlparser2 callbacks feeding this collector (the DOM-less path). */
+  handler(): Partial<Handler> {
+    return {
+      onopentag: (name, attribs) => this.onOpen(name, attribs),
+      ontext: (data) => this.onText(data),
+      onclosetag: (name) => this.onClose(name),
+    };
+  }
+}
+
+const ENTER = 0;
+const LEAVE = 1;
+
+/** Feeds a domhandler DOM to a ContentCollector with an explicit stack. */
+export function walkDocument(root: AnyNode, opts: WalkOptions): WalkResult {
+  const collector = new ContentCollector(opts);
   const nodes: AnyNode[] = [root];
-  const exits: (Frame | null)[] = [null];
+  const moves: number[] = [ENTER];
   while (nodes.length) {
     const node = nodes.pop()!;
-    const frame = exits.pop()!;
-    if (frame) {
-      const el = node as Element;
-      const name = el.name;
-      if (SKIP_TEXT.has(name)) skipDepth--;
-      if (name === 'title' && titleDepth > 0 && --titleDepth === 0 && title === null) title = joinParts(parts, titleStart, false);
-      if (frame.link) frame.link.anchor = joinParts(parts, frame.anchorStart, false);
-      if (opts.lineSeparators.has(name) && parts.length && parts[parts.length - 1] !== NEWLINE) parts.push(NEWLINE);
+    if (moves.pop() === LEAVE) {
+      collector.onClose((node as Element).name);
       continue;
     }
     switch (node.type) {
-      case 'text': {
-        if (skipDepth > 0) break;
-        const t = collapse(node.data);
-        if (t) parts.push(t);
+      case 'text':
+        collector.onText(node.data);
         break;
-      }
       case 'tag':
       case 'script':
-      case 'style': {
-        const el = node as Element;
-        const name = el.name;
-        const attribs = el.attribs;
-        if (name === 'meta') {
-          const content = attribs.content;
-          if (content !== undefined) metas.push({ name: attribs.name?.toLowerCase() ?? null, httpEquiv: attribs['http-equiv']?.toLowerCase() ?? null, content });
-        } else if (name === 'base') {
-          if (baseHref === null && attribs.href) baseHref = attribs.href.trim();
-        }
-        let link: RawLink | null = null;
-        if (opts.linkTags.has(name)) link = linkOf(el, name, opts.maxTargetLength);
-        if (link) links.push(link);
-        if (opts.lineSeparators.has(name) && parts.length && parts[parts.length - 1] !== NEWLINE) parts.push(NEWLINE);
-        if (SKIP_TEXT.has(name)) skipDepth++;
-        if (name === 'title' && title === null && titleDepth++ === 0) titleStart = parts.length;
-        const children = el.children;
-        nodes.push(el);
-        exits.push({ anchorStart: parts.length, link: link && ANCHOR_FROM_CHILDREN.has(name) ? link : null, titleStart });
-        for (let i = children.length - 1; i >= 0; i--) {
-          nodes.push(children[i]!);
-          exits.push(null);
-        }
-        break;
-      }
+      case 'style':
       case 'root': {
-        const children = (node as unknown as { children: AnyNode[] }).children;
+        const children = (node as Element).children;
+        if (node.type !== 'root') {
+          collector.onOpen((node as Element).name, (node as Element).attribs);
+          nodes.push(node);
+          moves.push(LEAVE);
+        }
         for (let i = children.length - 1; i >= 0; i--) {
           nodes.push(children[i]!);
-          exits.push(null);
+          moves.push(ENTER);
         }
         break;
       }
@@ -155,12 +240,11 @@ export function walkDocument(root: AnyNode, opts: WalkOptions): WalkResult {
         break; // comments, directives, CDATA: no text, no links
     }
   }
-  return { title: title ?? '', text: joinParts(parts, 0, true), links, baseHref, metas };
+  return collector.result();
 }
 
 /** The link an element carries, or null (no target, rel=nofollow, a form posted, an oversized target). */
-function linkOf(el: Element, name: string, maxTargetLength: number): RawLink | null {
-  const attribs = el.attribs;
+function linkOf(attribs: Record<string, string>, name: string, maxTargetLength: number): RawLink | null {
   const target = attribs[LINK_ATTRIBUTES[name]!];
   if (target === undefined) return null;
   if (target.length > maxTargetLength) return null;

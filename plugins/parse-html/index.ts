@@ -4,19 +4,22 @@
  * text and title and flags parseMeta; nofollow drops every outlink; noarchive forbids caching), turns a
  * meta refresh into SUCCESS_REDIRECT [target, delay], and runs the HtmlParseFilter chain on the DOM.
  */
-import { parseDocument } from 'htmlparser2';
+import { Parser as HtmlParser2, parseDocument } from 'htmlparser2';
+import type { Document } from 'domhandler';
 import {
   ParseMeta, ParseStatusCode, ParseStatusMinor, createParseData, failedParse, parseStatus, singleParseResult,
   type Content, type HTMLMetaTags, type Metadata, type Outlink, type ParseContext, type ParseResult, type Parser, type PluginContext,
 } from '../../sdk/plugin.js';
 import { decode, detectEncoding } from './encoding-detector.js';
-import { LINK_ATTRIBUTES, walkDocument, type RawLink, type WalkOptions } from './dom-content-utils.js';
+import { ContentCollector, LINK_ATTRIBUTES, walkDocument, type RawLink, type WalkOptions, type WalkResult } from './dom-content-utils.js';
 import { processMetaTags, resolveUrl } from './html-meta-processor.js';
 
 /** Schemes that never lead to a fetchable page. */
 const DROPPED_SCHEMES = new Set(['javascript:', 'mailto:', 'data:', 'tel:', 'about:', 'blob:', 'vbscript:', 'sms:', 'callto:']);
 /** Share of control bytes in the first KiB above which "text/html" is binary junk. */
 const BINARY_CONTROL_RATIO = 0.05;
+
+const PARSER_OPTIONS = { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true } as const;
 
 export const CACHING_FORBIDDEN_KEY = 'caching.forbidden';
 export const ORIGINAL_CHAR_ENCODING = 'OriginalCharEncoding';
@@ -53,8 +56,18 @@ export class HtmlParser implements Parser {
     const contentType = content.contentType || getHeader(content.metadata, 'content-type');
     const detected = detectEncoding(bytes, contentType, { sniffBytes: this.sniffBytes, defaultEncoding: this.defaultEncoding });
     const html = decode(bytes, detected.encoding);
-    const doc = parseDocument(html, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
-    const walked = walkDocument(doc, this.walkOptions);
+    const filters = parseContext?.htmlParseFilters;
+    // The DOM is built only for HtmlParseFilters; without any, the collector rides the tokenizer directly.
+    let doc: Document | null = null;
+    let walked: WalkResult;
+    if (filters && filters.chain.length > 0) {
+      doc = parseDocument(html, PARSER_OPTIONS);
+      walked = walkDocument(doc, this.walkOptions);
+    } else {
+      const collector = new ContentCollector(this.walkOptions);
+      new HtmlParser2(collector.handler(), PARSER_OPTIONS).end(html);
+      walked = collector.result();
+    }
 
     const base = content.baseUrl || content.url;
     const baseUrl = (walked.baseHref && resolveUrl(walked.baseHref, base)) || base;
@@ -86,7 +99,7 @@ export class HtmlParser implements Parser {
       isCanonical: true,
     };
     const result = singleParseResult(content.url, parse);
-    return parseContext?.htmlParseFilters ? parseContext.htmlParseFilters.filter(content, result, metaTags, doc) : result;
+    return filters && doc ? filters.filter(content, result, metaTags, doc) : result;
   }
 
   /** Meta tags into parse metadata as `metatag.<name>`, per metatags.names (as Nutch's parse-metatags). */

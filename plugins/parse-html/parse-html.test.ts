@@ -210,3 +210,25 @@ test('empty content parses to an empty success', async () => {
   assert.equal(p.text, '');
   assert.deepEqual(p.data.outlinks, []);
 });
+
+test('the DOM path (HtmlParseFilters present) and the streaming path give the same parse; filters receive the DOM', async () => {
+  const { HtmlParseFilters } = await import('../../core/extension-points/html-parse-filter.js');
+  const parser = await htmlParser({ 'parser.html.form.use_action': 'true' });
+  const docs: unknown[] = [];
+  const filters = new HtmlParseFilters([{ extensionId: 'test', filter: { filter: (_c, r, _m, doc) => (docs.push(doc), r) } }]);
+  const deep = '<div>'.repeat(20_000) + '<a href="d">deep</a>' + '</div>'.repeat(20_000);
+  for (const body of [fixture('links.html'), fixture('broken.html'), fixture('shift_jis-meta.html'), new TextEncoder().encode(deep)]) {
+    const content = createContent({ url: 'http://www.example.com/dir/page.html', content: body, contentType: 'text/html' });
+    const streamed = await parser.getParse(content);
+    const viaDom = await parser.getParse(content, { htmlParseFilters: filters });
+    assert.deepEqual(viaDom, streamed);
+  }
+  assert.equal(docs.length, 4);
+  assert.equal((docs[0] as { type: string }).type, 'root');
+});
+
+test('text: entities inside a word stay in the word (the tokenizer splits text at entities)', async () => {
+  const p = await parse('<p>more&hellip; caf&eacute; A&amp;B <a href="x">R&amp;D&nbsp;lab</a></p>');
+  assert.equal(p.text, 'more… café A&B R&D lab');
+  assert.equal(p.data.outlinks[0]!.anchor, 'R&D lab');
+});
