@@ -9,13 +9,15 @@ export const PLUGIN_DEFINITION = Symbol.for('nutch-ts.plugin-definition');
 export interface PluginDefinition {
   readonly [PLUGIN_DEFINITION]: true;
   start?(ctx: PluginContext): void | Promise<void>;
-  stop?(): void | Promise<void>;
+  /** Gets the same context object as start(), so per-crawler state can be keyed by it. */
+  stop?(ctx: PluginContext): void | Promise<void>;
   extensions: Record<string, Implementation<unknown>>;
 }
 
 export function definePlugin(def: {
   start?(ctx: PluginContext): void | Promise<void>;
-  stop?(): void | Promise<void>;
+  /** Gets the same context object as start(), so per-crawler state can be keyed by it. */
+  stop?(ctx: PluginContext): void | Promise<void>;
   extensions: Record<string, Implementation<any>>;
 }): PluginDefinition {
   return { ...def, [PLUGIN_DEFINITION]: true };

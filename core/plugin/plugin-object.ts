@@ -12,7 +12,7 @@ export interface PluginObject {
   requires?: string[];
   config?: Record<string, PropertyDefinition>;
   start?(ctx: PluginContext): void | Promise<void>;
-  stop?(): void | Promise<void>;
+  stop?(ctx: PluginContext): void | Promise<void>;
   extensions: {
     /** Extension name; the extension id is the plugin id when there is one extension, else `<id>:<name>`. */
     id?: string;

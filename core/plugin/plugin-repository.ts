@@ -56,6 +56,7 @@ export class PluginRepository {
   private readonly log: Logger;
   private readonly container: DependencyContainer;
   private readonly pluginContainers = new Map<string, DependencyContainer>();
+  private readonly pluginContexts = new Map<string, PluginContext>();
   private readonly modules = new Map<string, Promise<PluginModule>>();
   private readonly instances = new Map<string, Promise<unknown>>();
   private readonly starting = new Map<string, Promise<void>>();
@@ -203,11 +204,25 @@ export class PluginRepository {
     };
   }
 
+  /**
+   * The plugin-wide context of this crawler: the same object goes to start(ctx), stop(ctx) and the
+   * plugin's container, so a plugin can keep per-crawler state keyed by it (a WeakMap), even though
+   * its module — and a definePlugin object — is shared by every crawler in the process.
+   */
+  private pluginContext(d: PluginDescriptor): PluginContext {
+    let ctx = this.pluginContexts.get(d.id);
+    if (!ctx) {
+      ctx = this.context(d, {});
+      this.pluginContexts.set(d.id, ctx);
+    }
+    return ctx;
+  }
+
   private pluginContainer(d: PluginDescriptor): DependencyContainer {
     let c = this.pluginContainers.get(d.id);
     if (!c) {
       c = this.container.createChildContainer();
-      c.register(PLUGIN_CONTEXT, { useValue: this.context(d, {}) });
+      c.register(PLUGIN_CONTEXT, { useValue: this.pluginContext(d) });
       this.pluginContainers.set(d.id, c);
     }
     return c;
@@ -257,7 +272,7 @@ export class PluginRepository {
     });
     if (mod.definition?.start) {
       try {
-        await mod.definition.start(this.context(d, {}));
+        await mod.definition.start(this.pluginContext(d));
       } catch (err) {
         throw new NutchError(
           'NUTCH_PLUGIN_START_FAILED',
@@ -290,7 +305,7 @@ export class PluginRepository {
       const mod = await this.modules.get(id);
       if (!mod?.definition?.stop) continue;
       try {
-        await mod.definition.stop();
+        await mod.definition.stop(this.pluginContext(this.descriptor(id)!));
       } catch (err) {
         this.log.error(`Plugin ${id} failed to stop: ${errorMessage(err)}`, { plugin: id, code: 'NUTCH_PLUGIN_STOP_FAILED' });
       }

@@ -124,3 +124,26 @@ test('two contexts in one process with different configs share no instances', as
   assert.equal(fb.filter('http://x/beta'), null, 'closing one crawler leaves the other working');
   assert.equal(b.conf.getString('fx.kinds.word'), 'beta');
 });
+
+test('start(ctx) and stop(ctx) get the same per-crawler context, so a shared definition can keep state per crawler', async (t) => {
+  const pools = new WeakMap<PluginContext, { crawler: string; open: boolean }>();
+  const closed: string[] = [];
+  const shared = definePlugin({
+    start: (ctx) => void pools.set(ctx, { crawler: ctx.conf.getString('http.agent.name'), open: true }),
+    stop: (ctx) => {
+      const pool = pools.get(ctx)!;
+      pool.open = false;
+      closed.push(pool.crawler);
+    },
+    extensions: { F: () => ({ filter: (u: string) => u }) },
+  });
+  const plugin = () => ({ id: 'pooled', start: shared.start, stop: shared.stop, extensions: [{ point: 'URLFilter', implementation: shared.extensions.F! }] });
+  const a = fixtureContext(t, { config: { 'http.agent.name': 'crawler-a' }, plugins: [plugin()] });
+  const b = fixtureContext(t, { config: { 'http.agent.name': 'crawler-b' }, plugins: [plugin()] });
+  await a.extensions.urlFilters();
+  await b.extensions.urlFilters();
+  await a.close();
+  assert.deepEqual(closed, ['crawler-a'], 'closing crawler a stops its own state only');
+  await b.close();
+  assert.deepEqual(closed, ['crawler-a', 'crawler-b']);
+});
