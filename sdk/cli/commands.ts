@@ -1,5 +1,7 @@
 /** The command table: Nutch's command names. Each command lives in its own file under commands/. */
 import type { Command } from './command.js';
+import { fetchCommand } from './commands/fetch.js';
+import { robotsParserCommand } from './commands/robotsparser.js';
 import { injectCommand } from './commands/inject.js';
 import { generateCommand } from './commands/generate.js';
 import { pluginCommand } from './commands/plugin.js';
@@ -24,4 +26,6 @@ export const commands: Command[] = [
   indexCommand,
   cleanCommand,
   searchCommand,
+  fetchCommand,
+  robotsParserCommand,
 ];

@@ -1,0 +1,49 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startTestWeb } from '../web/test-web.js';
+import { runNutch } from '../helpers/cli.js';
+import { fetchContext, generateSegment, readPart } from './fetch-helpers.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+test('nutch fetch <segment> -threads N', async (t) => {
+  const web = await startTestWeb({ hosts: 2, pagesPerHost: 3, linksPerPage: 1 });
+  t.after(() => web.close());
+  const ctx = fetchContext(t);
+  const seg = await generateSegment(ctx, [web.allUrls()]);
+  const cwd = tempDir(t);
+  const defines = ['-D', 'http.agent.name=CliBot', '-D', 'fetcher.server.delay=0', '-D', 'plugin.includes=protocol-http'];
+  const r = await runNutch(['fetch', ...defines, seg, '-threads', '3'], { cwd });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /fetch: done in .* success=6/);
+  assert.equal((await readPart(ctx, seg, 'crawl_fetch')).length, 6);
+  assert.equal(web.requestLog.get(web.hosts[0]!)![0]!.headers['user-agent'], 'CliBot/Nutch-1.21');
+  const again = await runNutch(['fetch', ...defines, seg], { cwd });
+  assert.equal(again.code, 3, 'already fetched');
+  assert.match(again.stderr, /already fetched/);
+  const noAgent = await runNutch(['fetch', seg], { cwd });
+  assert.notEqual(noAgent.code, 0);
+  assert.match(noAgent.stderr, /http\.agent\.name/);
+  assert.equal((await runNutch(['fetch'], { cwd })).code, 2);
+});
+
+test('nutch robotsparser: file and URL, Nutch\'s output lines, agent names', async (t) => {
+  const cwd = tempDir(t);
+  writeFileSync(join(cwd, 'robots.txt'), 'User-agent: *\nDisallow: /private/\n\nUser-agent: special\nDisallow: /\n');
+  writeFileSync(join(cwd, 'urls.txt'), 'http://example.com/a\nhttp://example.com/private/b\n');
+  const r = await runNutch(['robotsparser', 'robots.txt', 'urls.txt', 'mybot'], { cwd });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout, 'allowed:\thttp://example.com/a\nnot allowed:\thttp://example.com/private/b\n');
+  const s = await runNutch(['robotsparser', 'robots.txt', '-', 'Special'], { cwd, stdin: 'http://example.com/a\n' });
+  assert.equal(s.stdout, 'not allowed:\thttp://example.com/a\n');
+  const web = await startTestWeb({ hosts: 1, pagesPerHost: 2, linksPerPage: 1, robots: { crawlDelay: 2 } });
+  t.after(() => web.close());
+  const u = await runNutch(['robotsparser', '-json', '-D', 'plugin.includes=protocol-http', web.seeds[0]!, '-stdin', 'mybot'], { cwd, stdin: `${web.url(0, '/private/1.html')}\n${web.url(0, '/page/1.html')}\n` });
+  assert.equal(u.code, 0, u.stderr);
+  assert.deepEqual(u.stdout.trim().split('\n').map((l) => JSON.parse(l)), [
+    { url: web.url(0, '/private/1.html'), allowed: false, crawlDelay: 2000 },
+    { url: web.url(0, '/page/1.html'), allowed: true, crawlDelay: 2000 },
+  ]);
+  assert.equal((await runNutch(['robotsparser', 'missing.txt', 'urls.txt'], { cwd })).code, 2);
+});
