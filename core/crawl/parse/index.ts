@@ -2,3 +2,4 @@
 export { parse, type ParseArgs } from './parse-segment.js';
 export { SegmentParser, skipReason, isTruncated, type SegmentParseResult, type SkipReason } from './segment-parser.js';
 export { ParseOutputProcessor, chooseRepr, emptyOutlinkStats, type OutlinkStats, type ParseOutputOptions, type ParseOutputRecords } from './parse-output.js';
+export { InlineParse } from './inline-parse.js';

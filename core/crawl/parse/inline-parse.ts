@@ -1,0 +1,108 @@
+/**
+ * The fetcher's inline parse (fetcher.parse = true), as Nutch's FetcherThread.output with parsing on:
+ * each successfully fetched Content goes through the same SegmentParser as `nutch parse` (worker pool,
+ * skip rules, ParseOutputFormat records), and the records are appended to parse_text, parse_data and
+ * crawl_parse of the fetch's own partition, in storage.batch.size batches. The page's signature is also
+ * set on the fetch datum, as Nutch does. finish() flushes everything and, when the fetch completed,
+ * marks every partition finished so the parse parts get `_SUCCESS`.
+ *
+ *   const inline = await InlineParse.create(ctx);
+ *   await fetch(ctx, { segment, parse: inline.parse }, opts);
+ *   await inline.finish(segment, { complete: true });
+ */
+import type { NutchContext } from '../context.js';
+import { count, type Counters } from '../progress.js';
+import type { Keyed, Segment, SegmentPartWriter } from '../../storage/interfaces.js';
+import type { Content } from '../../model/content.js';
+import type { CrawlDatum } from '../../model/crawl-datum.js';
+import type { ParseData, ParseText } from '../../model/parse.js';
+import { SegmentParser } from './segment-parser.js';
+import type { ParseOutputOptions } from './parse-output.js';
+
+interface PartitionOutput {
+  text: SegmentPartWriter<ParseText>;
+  data: SegmentPartWriter<ParseData>;
+  crawl: SegmentPartWriter<CrawlDatum>;
+  buffers: { text: Keyed<ParseText>[]; data: Keyed<ParseData>[]; crawl: Keyed<CrawlDatum>[] };
+  /** Appends of one partition run one after another. */
+  chain: Promise<void>;
+}
+
+export class InlineParse {
+  readonly counters: Counters = {};
+  private readonly outputs = new Map<string, Promise<PartitionOutput>>();
+  private readonly batchSize: number;
+
+  private constructor(ctx: NutchContext, private readonly parser: SegmentParser) {
+    this.batchSize = Math.max(1, ctx.conf.getInt('storage.batch.size', 1000));
+  }
+
+  /** Starts the parse workers and the output chains (plugin start failures surface here, before fetching). */
+  static async create(ctx: NutchContext, opts: ParseOutputOptions = {}): Promise<InlineParse> {
+    return new InlineParse(ctx, await SegmentParser.create(ctx, opts));
+  }
+
+  /** The hook the fetcher calls for each successfully fetched page (FetchArgs.parse). */
+  readonly parse = async (content: Content, datum: CrawlDatum, info: { segment: Segment; partition: number }): Promise<void> => {
+    const r = await this.parser.parse(content, info.segment.name);
+    if (r.skipped) {
+      count(this.counters, `ParseSegment.skipped.${r.skipped}`);
+      return;
+    }
+    count(this.counters, `ParserStatus.${r.status}`);
+    if (r.signature) datum.signature = r.signature;
+    const out = await this.output(info.segment, info.partition);
+    out.buffers.text.push(...r.records!.parseText);
+    out.buffers.data.push(...r.records!.parseData);
+    out.buffers.crawl.push(...r.records!.crawlParse);
+    if (out.buffers.data.length >= this.batchSize) await this.flush(out);
+  };
+
+  /** Flushes every partition; with `complete`, finishes all of the segment's partitions (`_SUCCESS`). */
+  async finish(segment: Segment, opts: { complete: boolean }): Promise<Counters> {
+    if (opts.complete) for (const p of await segment.partitions('crawl_generate')) await this.output(segment, p);
+    for (const [key, pending] of this.outputs) {
+      if (!key.startsWith(`${segment.path}\0`)) continue;
+      const out = await pending;
+      await this.flush(out);
+      for (const w of [out.text, out.data, out.crawl]) {
+        if (opts.complete) await w.finish();
+        await w.close();
+      }
+      this.outputs.delete(key);
+    }
+    for (const [k, v] of Object.entries(this.parser.stats)) this.counters[`outlinks.${k}`] = v;
+    return this.counters;
+  }
+
+  private output(segment: Segment, partition: number): Promise<PartitionOutput> {
+    const key = `${segment.path}\0${partition}`;
+    let out = this.outputs.get(key);
+    if (!out) {
+      out = (async () => {
+        const total = Math.max(1, (await segment.partitions('crawl_generate')).length);
+        return {
+          text: await segment.openWriter('parse_text', partition, { totalPartitions: total }),
+          data: await segment.openWriter('parse_data', partition, { totalPartitions: total }),
+          crawl: await segment.openWriter('crawl_parse', partition, { totalPartitions: total }),
+          buffers: { text: [], data: [], crawl: [] },
+          chain: Promise.resolve(),
+        };
+      })();
+      this.outputs.set(key, out);
+    }
+    return out;
+  }
+
+  private flush(out: PartitionOutput): Promise<void> {
+    const text = out.buffers.text.splice(0);
+    const data = out.buffers.data.splice(0);
+    const crawl = out.buffers.crawl.splice(0);
+    out.chain = out.chain.then(async () => {
+      if (text.length) await out.text.append(text);
+      if (data.length) await out.data.append(data);
+      if (crawl.length) await out.crawl.append(crawl);
+    });
+    return out.chain;
+  }
+}
