@@ -48,20 +48,20 @@ export class CSVIndexWriter implements IndexWriter {
     this.spool = `${this.file}.${process.pid}.inprogress`;
   }
 
-  private cell(values: unknown[] | undefined): string {
-    const list = (values ?? []).slice(0, this.maxFieldValues < 0 ? undefined : this.maxFieldValues).map((v) => {
+  private cell(values: unknown[] | undefined, limit = true): string {
+    const list = (values ?? []).slice(0, this.maxFieldValues < 0 || !limit ? undefined : this.maxFieldValues).map((v) => {
       const s = v instanceof Date ? v.toISOString() : String(v);
-      return this.maxFieldLength >= 0 && s.length > this.maxFieldLength ? s.slice(0, this.maxFieldLength) : s;
+      return limit && this.maxFieldLength >= 0 && s.length > this.maxFieldLength ? s.slice(0, this.maxFieldLength) : s;
     });
     const s = list.join(this.valuesep);
-    const needsQuote = s.includes(this.separator) || s.includes(this.quote) || /[\r\n]/.test(s) || s.includes(this.valuesep) && list.length === 1;
+    const needsQuote = s.includes(this.separator) || s.includes(this.quote) || /[\r\n]/.test(s);
     if (!needsQuote) return s;
     return this.quote + s.split(this.quote).join(this.escape + this.quote) + this.quote;
   }
 
   private start(): void {
     if (this.started) return;
-    writeFileSync(this.spool, this.header ? this.fields.map((f) => this.cell([f])).join(this.separator) + '\r\n' : '');
+    writeFileSync(this.spool, this.header ? this.fields.map((f) => this.cell([f], false)).join(this.separator) + '\r\n' : '');
     this.started = true;
   }
 
