@@ -76,7 +76,7 @@ export class CSVIndexWriter implements IndexWriter {
     this.rows = [];
   }
 
-  async delete(): Promise<void> {}
+  async delete(_key: string): Promise<void> {}
 
   async commit(): Promise<void> {
     this.start();
