@@ -8,6 +8,7 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { packedApp, type PackedApp } from '../helpers/packed-app.js';
 import { spawnNutch } from '../helpers/cli.js';
@@ -29,6 +30,11 @@ test('the packed packages are installed as an npm user would have them', () => {
   assert.ok(existsSync(join(app.nutchRoot, 'dist', 'plugins', 'urlnormalizer-pass', 'plugin.json')), 'built-ins ship in dist/plugins');
   assert.ok(!existsSync(join(app.nutchRoot, 'core', 'plugin', 'plugin-repository.ts')), 'runs from dist: no TypeScript sources shipped');
   assert.ok(existsSync(join(app.nutchRoot, 'core', 'plugin', 'manifest.schema.json')), 'the manifest schema ships for plugin authors');
+  // --ignore-scripts skipped the native build; the project's compiled better-sqlite3 was copied in.
+  const Database = createRequire(join(app.appDir, 'package.json'))('better-sqlite3');
+  const db = new Database(':memory:');
+  assert.equal(db.prepare('select 6 * 7 as n').get().n, 42);
+  db.close();
 });
 
 test('in-process through the installed SDK: discovered, activated, ordered from nutch-site.json, imported on first use', async (t) => {
