@@ -232,3 +232,12 @@ test('text: entities inside a word stay in the word (the tokenizer splits text a
   assert.equal(p.text, 'more… café A&B R&D lab');
   assert.equal(p.data.outlinks[0]!.anchor, 'R&D lab');
 });
+
+test('bad input: a 20 MB page parses (text and links from its end too)', async () => {
+  const chunk = '<div><p>lorem ipsum dolor sit amet, consectetur adipiscing elit</p></div>\n';
+  const html = chunk.repeat(Math.ceil((20 * 1024 * 1024) / chunk.length)) + '<a href="/at-the-end">end</a>';
+  const p = await parse(html);
+  assert.equal(p.data.status.majorCode, ParseStatusCode.SUCCESS);
+  assert.deepEqual(p.data.outlinks.map((o) => o.toUrl), ['http://www.example.com/at-the-end']);
+  assert.ok(p.text.endsWith('elit\nend'));
+});
