@@ -4,6 +4,7 @@ import { fetchCommand } from './commands/fetch.js';
 import { robotsParserCommand } from './commands/robotsparser.js';
 import { injectCommand } from './commands/inject.js';
 import { generateCommand } from './commands/generate.js';
+import { readdbCommand } from './commands/readdb.js';
 import { pluginCommand } from './commands/plugin.js';
 import { showPropertiesCommand } from './commands/showproperties.js';
 import { filterCheckerCommand } from './commands/filterchecker.js';
@@ -17,6 +18,7 @@ import { searchCommand } from './commands/search.js';
 export const commands: Command[] = [
   injectCommand,
   generateCommand,
+  readdbCommand,
   pluginCommand,
   showPropertiesCommand,
   filterCheckerCommand,
