@@ -1,0 +1,25 @@
+/**
+ * Nutch's DomainDenylistURLFilter: rejects URLs whose public suffix, domain or exact host is listed
+ * in domaindenylist-urlfilter.txt (`urlfilter.domaindenylist.file`, or inline
+ * `urlfilter.domaindenylist.rules`); accepts every other URL. A URL without a host is rejected.
+ */
+import type { PluginContext, URLFilter } from '../../sdk/plugin.js';
+import { readRuleSource } from '../urlfilter-regex/rule-source.js';
+import { isPlausibleURL, maxURLLength } from '../urlfilter-regex/url-parts.js';
+import { listedIn, readDomainSet } from '../urlfilter-domain/domain-set.js';
+
+export class DomainDenylistURLFilter implements URLFilter {
+  private readonly domains: Set<string>;
+  private readonly maxLength: number;
+
+  constructor(ctx: PluginContext) {
+    const source = readRuleSource(ctx.conf, 'urlfilter.domaindenylist.file', 'urlfilter.domaindenylist.rules');
+    this.domains = readDomainSet(source);
+    this.maxLength = maxURLLength(ctx.conf);
+  }
+
+  filter(url: string): string | null {
+    if (!isPlausibleURL(url, this.maxLength)) return null;
+    return listedIn(this.domains, url) === false ? url : null;
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * Nutch's FastURLFilter: host- and domain-keyed deny rules, so only the rules of the URL's own host
+ * and of its parent domains run. Lookup order as Nutch: `Host <host>` rules, `Domain` rules for the
+ * host itself, then for each parent domain from longer to shorter ("www.example.com" →
+ * "example.com" → "com"), then global `Domain .` rules. The first rule that matches rejects; no
+ * match accepts. A URL that cannot be split into host and path is rejected.
+ */
+import type { PluginContext, URLFilter } from '../../sdk/plugin.js';
+import { readRuleSource } from '../urlfilter-regex/rule-source.js';
+import { isPlausibleURL, maxURLLength, parseURL, type URLParts } from '../urlfilter-regex/url-parts.js';
+import { parseFastRules, type FastRule, type FastRules } from './fast-rules.js';
+
+function denies(rules: FastRule[] | undefined, parts: URLParts): boolean {
+  if (!rules) return false;
+  for (const rule of rules) {
+    if (rule.kind === 'all') return true;
+    const haystack = rule.kind === 'path' || parts.query === null ? parts.path : `${parts.path}?${parts.query}`;
+    if (rule.regex!.test(haystack)) return true;
+  }
+  return false;
+}
+
+export class FastURLFilter implements URLFilter {
+  private readonly rules: FastRules;
+  private readonly maxLength: number;
+
+  constructor(ctx: PluginContext) {
+    const source = readRuleSource(ctx.conf, 'urlfilter.fast.file', 'urlfilter.fast.rules');
+    this.rules = parseFastRules(source);
+    for (const line of this.rules.orphanLines) {
+      ctx.log.warn(`urlfilter-fast: ${source.origin}:${line}: rule before any Host or Domain line, ignored (as Nutch)`, { file: source.origin, line });
+    }
+    this.maxLength = maxURLLength(ctx.conf);
+  }
+
+  filter(url: string): string | null {
+    if (!isPlausibleURL(url, this.maxLength)) return null;
+    const parts = parseURL(url);
+    if (!parts) return null;
+    const host = parts.host;
+    const { hostRules, domainRules } = this.rules;
+    if (host !== '') {
+      if (denies(hostRules.get(host), parts)) return null;
+      if (domainRules.size > 0) {
+        if (denies(domainRules.get(host), parts)) return null;
+        let dot = host.indexOf('.');
+        while (dot !== -1) {
+          if (denies(domainRules.get(host.slice(dot + 1)), parts)) return null;
+          dot = host.indexOf('.', dot + 1);
+        }
+      }
+    }
+    if (denies(domainRules.get('.'), parts)) return null;
+    return url;
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * Nutch's RegexURLFilter: the first rule of regex-urlfilter.txt whose pattern is found in the URL
+ * (Matcher.find()) decides — `+` accepts, `-` rejects; no matching rule rejects. Rules come from
+ * `urlfilter.regex.rules` (inline) or the file `urlfilter.regex.file`. Java patterns are translated
+ * once at load (see java-regex/); a rule JavaScript cannot express exactly fails the load with its
+ * file and line. Input that is not a URL at all is rejected before any regex runs (url-parts.ts).
+ */
+import type { PluginContext, URLFilter } from '../../sdk/plugin.js';
+import { hostDomain } from './host-domain.js';
+import { parseRegexRules, type RegexRule } from './regex-rules.js';
+import { readRuleSource } from './rule-source.js';
+import { isPlausibleURL, maxURLLength, parseURL } from './url-parts.js';
+
+export class RegexURLFilter implements URLFilter {
+  private readonly rules: RegexRule[];
+  private readonly hostRules: boolean;
+  private readonly maxLength: number;
+
+  constructor(ctx: PluginContext) {
+    const source = readRuleSource(ctx.conf, 'urlfilter.regex.file', 'urlfilter.regex.rules');
+    this.rules = parseRegexRules(source);
+    this.hostRules = this.rules.some((r) => r.hostOrDomain !== null);
+    this.maxLength = maxURLLength(ctx.conf);
+    ctx.log.debug(`urlfilter-regex: ${this.rules.length} rules from ${source.origin}`);
+  }
+
+  filter(url: string): string | null {
+    if (!isPlausibleURL(url, this.maxLength)) return null;
+    const rules = this.rules;
+    if (!this.hostRules) {
+      for (let i = 0; i < rules.length; i++) {
+        if (rules[i].regex.test(url)) return rules[i].accept ? url : null;
+      }
+      return null;
+    }
+    const parts = parseURL(url);
+    const hd = parts ? hostDomain(parts.host) : null;
+    for (const rule of rules) {
+      if (rule.hostOrDomain !== null && (!hd || (rule.hostOrDomain !== hd.host && rule.hostOrDomain !== hd.domain))) continue;
+      if (rule.regex.test(url)) return rule.accept ? url : null;
+    }
+    return null;
+  }
+}

@@ -1,0 +1,613 @@
+/**
+ * Translates a java.util.regex pattern into an equivalent JavaScript RegExp (always the `u` flag,
+ * so `.` and classes work on code points as in Java). Java constructs JavaScript lacks are rewritten
+ * exactly — inline flags (ASCII case-folding expanded into classes), possessive quantifiers and
+ * atomic groups (lookahead + backreference), `\p{…}`, `\A \Z \z`, `\Q…\E`, class union and
+ * intersection, Java's line terminators for `. ^ $` — and anything that cannot be rewritten exactly
+ * throws JavaRegexError with the offset, never a silently different pattern.
+ */
+import {
+  LINE_TERMINATORS, PREDEFINED, addAsciiCaseVariants, classBody, complement, intersect, literal, normalize, type Ranges,
+} from './char-set.js';
+import { translateProperty } from './properties.js';
+
+export class JavaRegexError extends Error {
+  constructor(message: string, readonly index: number) {
+    super(`${message} near index ${index}`);
+    this.name = 'JavaRegexError';
+  }
+}
+
+interface Flags {
+  i: boolean; s: boolean; m: boolean; x: boolean; d: boolean; u: boolean;
+}
+
+/** A group being parsed (or the whole pattern): enough to tell whether a capture surely took part. */
+interface Frame {
+  branch: number;
+  hasAlternation: boolean;
+  optional: boolean;
+  negative: boolean;
+  closed: boolean;
+}
+
+interface Capture {
+  jsIndex: number;
+  closed: boolean;
+  frame: Frame;
+  /** Enclosing frames with the branch each was in when the capture opened. */
+  ancestors: Array<{ frame: Frame; branch: number }>;
+}
+
+interface Piece {
+  js: string;
+  quantifiable: boolean;
+  /** true for `.` (to strip a leading `.*` that cannot change a find()). */
+  dot?: boolean;
+  frame?: Frame;
+}
+
+export interface TranslatedRegex {
+  source: string;
+  flags: string;
+}
+
+const SET_CLASS_META = new Set([...'^$\\.*+?()[]{}|/']);
+
+export function translateJavaRegex(pattern: string): TranslatedRegex {
+  return new Translator(pattern).run();
+}
+
+class Translator {
+  private pos = 0;
+  private flags: Flags = { i: false, s: false, m: false, x: false, d: false, u: false };
+  private jsGroups = 0;
+  private readonly captures: Capture[] = [];
+  private readonly names = new Map<string, number>();
+  private readonly frames: Frame[] = [];
+  private nativeIgnoreCase = false;
+
+  constructor(private readonly src: string) {}
+
+  run(): TranslatedRegex {
+    // (?iu) at the very start: Unicode case folding, which JavaScript's `iu` flags implement.
+    const lead = /^\(\?([idmsux]*)\)/.exec(this.src);
+    if (lead && lead[1].includes('i') && lead[1].includes('u')) this.nativeIgnoreCase = true;
+    const root: Frame = { branch: 0, hasAlternation: false, optional: false, negative: false, closed: false };
+    this.frames.push(root);
+    const body = this.alternation(root, true);
+    if (this.pos < this.src.length) throw new JavaRegexError(`Unmatched closing ')'`, this.pos);
+    return { source: body, flags: this.nativeIgnoreCase ? 'iu' : 'u' };
+  }
+
+  private error(message: string, at = this.pos): never {
+    throw new JavaRegexError(message, at);
+  }
+
+  private alternation(frame: Frame, root = false): string {
+    const branches: string[] = [];
+    const saved = { ...this.flags };
+    for (;;) {
+      branches.push(this.sequence(root && branches.length === 0));
+      if (this.src[this.pos] === '|') {
+        this.pos++;
+        frame.branch++;
+        frame.hasAlternation = true;
+        continue;
+      }
+      break;
+    }
+    this.flags = saved;
+    return branches.join('|');
+  }
+
+  private sequence(stripLeadingDotStar: boolean): string {
+    const parts: string[] = [];
+    let first = true;
+    while (this.pos < this.src.length) {
+      const c = this.src[this.pos];
+      if (c === '|' || c === ')') break;
+      if (this.flags.x && this.skipExtended()) continue;
+      const groupsBefore = this.jsGroups;
+      const piece = this.atom();
+      if (piece === null) continue;
+      const quantified = this.quantifier(piece, groupsBefore);
+      const isLeadingDotStar = first && piece.dot && /^\*\??$/.test(quantified.suffix) && !quantified.possessive;
+      first = false;
+      if (stripLeadingDotStar && isLeadingDotStar && this.peekEndsBranchlessRoot()) continue;
+      parts.push(quantified.js);
+    }
+    return parts.join('');
+  }
+
+  /** A leading `.*` only matters when the pattern has alternatives; find() semantics ignore it otherwise. */
+  private peekEndsBranchlessRoot(): boolean {
+    let depth = 0;
+    let inClass = 0;
+    for (let i = this.pos; i < this.src.length; i++) {
+      const c = this.src[i];
+      if (c === '\\') { i++; continue; }
+      if (inClass) { if (c === '[') inClass++; else if (c === ']') inClass--; continue; }
+      if (c === '[') inClass = 1;
+      else if (c === '(') depth++;
+      else if (c === ')') depth--;
+      else if (c === '|' && depth === 0) return false;
+    }
+    return true;
+  }
+
+  private skipExtended(): boolean {
+    const c = this.src[this.pos];
+    if (c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\f' || c === '\x0b') { this.pos++; return true; }
+    if (c === '#') {
+      while (this.pos < this.src.length && this.src[this.pos] !== '\n') this.pos++;
+      return true;
+    }
+    return false;
+  }
+
+  private quantifier(piece: Piece, groupsBefore: number): { js: string; suffix: string; possessive: boolean } {
+    if (this.flags.x) while (this.pos < this.src.length && this.skipExtended());
+    const start = this.pos;
+    const c = this.src[this.pos];
+    let suffix: string;
+    let min = 0;
+    if (c === '*' || c === '+' || c === '?') {
+      this.pos++;
+      suffix = c;
+      min = c === '+' ? 1 : 0;
+    } else if (c === '{') {
+      const m = /^\{(\d+)(,(\d*))?\}/.exec(this.src.slice(this.pos));
+      if (!m) this.error('Illegal repetition', this.pos);
+      if (m[3] && Number(m[3]) < Number(m[1])) this.error('Illegal repetition range', this.pos);
+      this.pos += m[0].length;
+      suffix = m[0];
+      min = Number(m[1]);
+    } else {
+      return { js: piece.js, suffix: '', possessive: false };
+    }
+    if (!piece.quantifiable) this.error(`Dangling meta character '${c}'`, start);
+    let possessive = false;
+    if (this.src[this.pos] === '?') { suffix += '?'; this.pos++; }
+    else if (this.src[this.pos] === '+') { possessive = true; this.pos++; }
+    if (piece.frame && min === 0) piece.frame.optional = true;
+    const next = this.src[this.pos];
+    if (next === '*' || next === '+' || next === '?' || (next === '{' && /^\{\d/.test(this.src.slice(this.pos)))) {
+      this.error(`Dangling meta character '${next}'`);
+    }
+    const lookaround = /^\(\?<?[=!]/.test(piece.js);
+    const atom = (piece.frame && !lookaround) || piece.js.length === 1 || /^\[[^\]]*\]$/.test(piece.js) ? piece.js : `(?:${piece.js})`;
+    if (!possessive) return { js: atom + suffix, suffix, possessive };
+    return { js: this.possessive(atom + suffix, groupsBefore, start), suffix, possessive };
+  }
+
+  /**
+   * `X*+` as JavaScript can say it: a lookahead captures what X* takes, a backreference consumes it
+   * without backtracking. The wrapper's group opens before X's groups, so those shift up by one.
+   */
+  private possessive(inner: string, groupsBefore: number, at: number): string {
+    const index = groupsBefore + 1;
+    if (this.jsGroups > groupsBefore && /\\[1-9]/.test(inner)) this.error('a possessive quantifier on a group holding a backreference has no exact JavaScript form', at);
+    this.jsGroups++;
+    for (const cap of this.captures) if (cap.jsIndex >= index) cap.jsIndex++;
+    for (const [name, idx] of this.names) if (idx >= index) this.names.set(name, idx + 1);
+    return `(?:(?=(${inner}))\\${index})`;
+  }
+
+  private atom(): Piece | null {
+    const c = this.src[this.pos];
+    const at = this.pos;
+    switch (c) {
+      case '(':
+        return this.group();
+      case '[': {
+        this.pos++;
+        const set = this.classContents();
+        return { js: set, quantifiable: true };
+      }
+      case '.':
+        this.pos++;
+        return { js: this.dot(), quantifiable: true, dot: true };
+      case '^':
+        this.pos++;
+        return { js: this.caret(), quantifiable: false };
+      case '$':
+        this.pos++;
+        return { js: this.dollar(), quantifiable: false };
+      case '\\':
+        return this.escape();
+      case '*': case '+': case '?':
+        this.error(`Dangling meta character '${c}'`, at);
+      // falls through (error() never returns)
+      case '{':
+        this.error('Illegal repetition', at);
+      // falls through
+      default: {
+        const cp = this.src.codePointAt(this.pos)!;
+        this.pos += cp > 0xffff ? 2 : 1;
+        return { js: this.char(cp), quantifiable: true };
+      }
+    }
+  }
+
+  private char(cp: number): string {
+    if (this.flags.i && !this.nativeIgnoreCase) {
+      const set = addAsciiCaseVariants([[cp, cp]]);
+      if (set.length > 1 || set[0][0] !== set[0][1]) return `[${classBody(set)}]`;
+    }
+    return literal(cp);
+  }
+
+  private terminators(): Ranges {
+    return this.flags.d ? [[0x0a, 0x0a]] : LINE_TERMINATORS;
+  }
+
+  private dot(): string {
+    if (this.flags.s) return '[\\s\\S]';
+    return `[^${classBody(this.terminators())}]`;
+  }
+
+  private caret(): string {
+    if (!this.flags.m) return '^';
+    if (this.flags.d) return '(?:^|(?<=\\n)(?!$))';
+    return '(?:^|(?<=[\\n\\x85\\u2028\\u2029]|\\r(?!\\n))(?!$))';
+  }
+
+  private dollar(): string {
+    if (this.flags.d) return this.flags.m ? '(?=\\n|$)' : '(?=\\n?$)';
+    if (this.flags.m) return '(?=[\\n\\r\\x85\\u2028\\u2029]|$)(?<!\\r(?=\\n))';
+    return '(?=(?:\\r\\n|[\\n\\r\\x85\\u2028\\u2029])?$)';
+  }
+
+  private group(): Piece | null {
+    const start = this.pos;
+    this.pos++;
+    const parent = this.frames[this.frames.length - 1];
+    const frame: Frame = { branch: 0, hasAlternation: false, optional: false, negative: false, closed: false };
+    let prefix = '(?:';
+    let capture: Capture | null = null;
+    let atomic = false;
+    let savedFlags: Flags | null = null;
+    if (this.src[this.pos] === '?') {
+      this.pos++;
+      const k = this.src[this.pos];
+      if (k === ':') { this.pos++; }
+      else if (k === '=' || k === '!') { this.pos++; prefix = `(?${k}`; frame.negative = k === '!'; }
+      else if (k === '>') { this.pos++; atomic = true; }
+      else if (k === '<' && (this.src[this.pos + 1] === '=' || this.src[this.pos + 1] === '!')) {
+        prefix = `(?<${this.src[this.pos + 1]}`;
+        frame.negative = this.src[this.pos + 1] === '!';
+        this.pos += 2;
+      } else if (k === '<') {
+        const m = /^<([a-zA-Z][a-zA-Z0-9]*)>/.exec(this.src.slice(this.pos));
+        if (!m) this.error('named capturing group is missing trailing \'>\' or has an invalid name');
+        if (this.names.has(m[1])) this.error(`Named capturing group <${m[1]}> is already defined`);
+        this.pos += m[0].length;
+        capture = this.openCapture(frame);
+        this.names.set(m[1], capture.jsIndex);
+        prefix = `(?<${m[1]}>`;
+      } else {
+        const m = /^([idmsuxU]*)(?:-([idmsuxU]*))?([:)])/.exec(this.src.slice(this.pos));
+        if (!m) this.error('Unknown inline modifier', this.pos);
+        this.pos += m[0].length;
+        if (m[3] === ')') {
+          this.setFlags(m[1], m[2] ?? '', start);
+          return null;
+        }
+        savedFlags = { ...this.flags };
+        this.setFlags(m[1], m[2] ?? '', start);
+      }
+    } else {
+      capture = this.openCapture(frame);
+      prefix = '(';
+    }
+    this.frames.push(frame);
+    const outerFlags = savedFlags ?? { ...this.flags };
+    const atomicIndex = atomic ? ++this.jsGroups : 0;
+    const body = this.alternation(frame);
+    this.frames.pop();
+    this.flags = outerFlags;
+    if (this.src[this.pos] !== ')') this.error('Unclosed group', start);
+    this.pos++;
+    frame.closed = true;
+    if (capture) capture.closed = true;
+    if (atomic) return { js: `(?:(?=(${body}))\\${atomicIndex})`, quantifiable: true, frame };
+    void parent;
+    return { js: `${prefix}${body})`, quantifiable: true, frame };
+  }
+
+  private openCapture(frame: Frame): Capture {
+    const cap: Capture = {
+      jsIndex: ++this.jsGroups,
+      closed: false,
+      frame,
+      ancestors: this.frames.map((f) => ({ frame: f, branch: f.branch })),
+    };
+    this.captures.push(cap);
+    return cap;
+  }
+
+  private setFlags(on: string, off: string, at: number): void {
+    for (const [letters, value] of [[on, true], [off, false]] as const) {
+      for (const f of letters) {
+        if (f === 'i' && this.nativeIgnoreCase && at !== 0) this.error('(?i) cannot change after a leading (?iu)', at);
+        if (f === 'u' || f === 'U') {
+          if (at === 0 && value && f === 'u') { this.flags.u = true; continue; }
+          this.error(`inline flag '${f}' is only supported as a leading (?iu)`, at);
+        }
+        this.flags[f as keyof Flags] = value;
+      }
+    }
+  }
+
+  private escape(): Piece {
+    const at = this.pos;
+    const c = this.src[this.pos + 1];
+    if (c === undefined) this.error('Unexpected internal error: trailing backslash', at);
+    switch (c) {
+      case 'A': this.pos += 2; return { js: '(?<![\\s\\S])', quantifiable: false };
+      case 'z': this.pos += 2; return { js: '(?![\\s\\S])', quantifiable: false };
+      case 'Z':
+        this.pos += 2;
+        return { js: this.flags.d ? '(?=\\n?(?![\\s\\S]))' : '(?=(?:\\r\\n|[\\n\\r\\x85\\u2028\\u2029])?(?![\\s\\S]))', quantifiable: false };
+      case 'b': case 'B':
+        if (this.src[this.pos + 2] === '{') this.error('\\b{g} (grapheme boundaries) has no JavaScript equivalent', at);
+        this.pos += 2;
+        if (this.flags.i && !this.nativeIgnoreCase) return { js: `\\${c}`, quantifiable: false };
+        return { js: `\\${c}`, quantifiable: false };
+      case 'G': this.error('\\G has no JavaScript equivalent', at);
+      // falls through
+      case 'X': this.error('\\X (grapheme clusters) has no JavaScript equivalent', at);
+      // falls through
+      case 'R': this.pos += 2; return { js: '(?:\\r\\n|[\\n\\x0b\\f\\r\\x85\\u2028\\u2029])', quantifiable: true };
+      case 'Q': {
+        const end = this.src.indexOf('\\E', this.pos + 2);
+        const text = this.src.slice(this.pos + 2, end === -1 ? undefined : end);
+        this.pos = end === -1 ? this.src.length : end + 2;
+        let js = '';
+        for (const ch of text) js += this.char(ch.codePointAt(0)!);
+        return { js: text.length ? `(?:${js})` : '(?:)', quantifiable: text.length > 0 };
+      }
+      case 'E': this.pos += 2; return { js: '', quantifiable: false };
+      case 'k': {
+        const m = /^\\k<([a-zA-Z][a-zA-Z0-9]*)>/.exec(this.src.slice(this.pos));
+        if (!m) this.error('\\k is not followed by \'<\' for named capturing group', at);
+        if (!this.names.has(m[1])) this.error(`named capturing group <${m[1]}> does not exist`, at);
+        this.pos += m[0].length;
+        const cap = this.captures.find((x) => x.jsIndex === this.names.get(m[1]))!;
+        return { js: this.backref(cap, at), quantifiable: true };
+      }
+      default:
+        break;
+    }
+    if (c >= '1' && c <= '9') {
+      let n = Number(c);
+      this.pos += 2;
+      while (/[0-9]/.test(this.src[this.pos] ?? '') && n * 10 + Number(this.src[this.pos]) <= this.captures.length) {
+        n = n * 10 + Number(this.src[this.pos]);
+        this.pos++;
+      }
+      const cap = this.captures[n - 1];
+      if (!cap) return { js: '(?!)', quantifiable: true }; // Java: a group that does not exist never matches
+      return { js: this.backref(cap, at), quantifiable: true };
+    }
+    const set = this.classEscape();
+    if (set) return { js: this.setToJs(set), quantifiable: true };
+    const cp = this.charEscape();
+    return { js: this.char(cp), quantifiable: true };
+  }
+
+  /** A backreference as Java matches it: a group that did not take part makes the match fail. */
+  private backref(cap: Capture, at: number): string {
+    if (!cap.closed) return '(?!)';
+    if (this.flags.i && !this.nativeIgnoreCase) this.error('a backreference under (?i) compares ignoring case in Java; JavaScript cannot', at);
+    if (cap.frame.optional || cap.frame.negative) this.error('a backreference to an optional group behaves differently in JavaScript', at);
+    for (const { frame, branch } of cap.ancestors) {
+      if (frame.closed) {
+        if (frame.optional || frame.hasAlternation || frame.negative) this.error('a backreference to a group inside an optional part or alternative behaves differently in JavaScript', at);
+      } else if (frame.branch !== branch) {
+        return '(?!)';
+      }
+    }
+    return `\\${cap.jsIndex}`;
+  }
+
+  /** Character-class escapes: `\d \w \s \h \v`, their negations, `\p{…}`; null when not one. */
+  private classEscape(): { ranges: Ranges; js?: string } | null {
+    const c = this.src[this.pos + 1];
+    const lower = c.toLowerCase();
+    if (PREDEFINED[lower] && 'dwshvDWSHV'.includes(c)) {
+      this.pos += 2;
+      return { ranges: c === lower ? PREDEFINED[lower] : complement(PREDEFINED[lower]) };
+    }
+    if (c === 'p' || c === 'P') {
+      const at = this.pos;
+      let name: string;
+      if (this.src[this.pos + 2] === '{') {
+        const end = this.src.indexOf('}', this.pos + 3);
+        if (end === -1) this.error('Unclosed character family', at);
+        name = this.src.slice(this.pos + 3, end);
+        this.pos = end + 1;
+      } else {
+        name = this.src[this.pos + 2] ?? '';
+        this.pos += 3;
+      }
+      let negate = c === 'P';
+      if (name.startsWith('^')) { negate = !negate; name = name.slice(1); }
+      const t = translateProperty(name);
+      if ('error' in t) this.error(t.error, at);
+      if ('ranges' in t) return { ranges: negate ? complement(t.ranges) : t.ranges };
+      const js = `\\${negate ? 'P' : 'p'}{${t.js}}`;
+      try {
+        new RegExp(js, 'u');
+      } catch {
+        this.error(`unknown character property "${name}"`, at);
+      }
+      return { ranges: [], js };
+    }
+    return null;
+  }
+
+  /** A single-character escape (`\t`, `\x41`, `\u00e9`, `\0101`, `\cA`, `\.` …) as a code point. */
+  private charEscape(): number {
+    const at = this.pos;
+    const c = this.src[this.pos + 1];
+    const simple: Record<string, number> = { t: 9, n: 10, r: 13, f: 12, a: 7, e: 27 };
+    if (simple[c] !== undefined) { this.pos += 2; return simple[c]; }
+    if (c === '0') {
+      const m = /^[0-7]{1,3}/.exec(this.src.slice(this.pos + 2));
+      if (!m) this.error('Illegal octal escape sequence', at);
+      let digits = m[0];
+      if (digits.length === 3 && Number(digits[0]) > 3) digits = digits.slice(0, 2);
+      this.pos += 2 + digits.length;
+      return parseInt(digits, 8);
+    }
+    if (c === 'x') {
+      const braced = /^\\x\{([0-9a-fA-F]+)\}/.exec(this.src.slice(this.pos));
+      if (braced) {
+        const cp = parseInt(braced[1], 16);
+        if (cp > 0x10ffff) this.error('Hexadecimal codepoint is too big', at);
+        this.pos += braced[0].length;
+        return cp;
+      }
+      const m = /^\\x([0-9a-fA-F]{2})/.exec(this.src.slice(this.pos));
+      if (!m) this.error('Illegal hexadecimal escape sequence', at);
+      this.pos += 4;
+      return parseInt(m[1], 16);
+    }
+    if (c === 'u') {
+      const m = /^\\u([0-9a-fA-F]{4})/.exec(this.src.slice(this.pos));
+      if (!m) this.error('Illegal Unicode escape sequence', at);
+      this.pos += 6;
+      let cp = parseInt(m[1], 16);
+      const low = /^\\u(d[c-f][0-9a-f]{2})/i.exec(this.src.slice(this.pos));
+      if (cp >= 0xd800 && cp <= 0xdbff && low) {
+        cp = 0x10000 + ((cp - 0xd800) << 10) + (parseInt(low[1], 16) - 0xdc00);
+        this.pos += 6;
+      }
+      return cp;
+    }
+    if (c === 'c') {
+      const x = this.src[this.pos + 2];
+      if (x === undefined) this.error('Illegal control escape sequence', at);
+      this.pos += 3;
+      return x.charCodeAt(0) ^ 64;
+    }
+    if (/[a-zA-Z]/.test(c)) this.error(`Illegal/unsupported escape sequence \\${c}`, at);
+    if (/[0-9]/.test(c)) this.error(`Illegal/unsupported escape sequence \\${c}`, at);
+    const cp = this.src.codePointAt(this.pos + 1)!;
+    this.pos += cp > 0xffff ? 3 : 2;
+    return cp;
+  }
+
+  private setToJs(set: { ranges: Ranges; js?: string }): string {
+    let ranges = set.ranges;
+    if (this.flags.i && !this.nativeIgnoreCase) ranges = addAsciiCaseVariants(ranges);
+    if (set.js) return ranges.length ? `[${classBody(ranges)}${set.js}]` : set.js;
+    if (ranges.length === 0) return '[]';
+    const n = normalize(ranges);
+    if (n.length === 1 && n[0][0] === n[0][1]) {
+      const cp = n[0][0];
+      return SET_CLASS_META.has(String.fromCodePoint(cp)) ? `\\${String.fromCodePoint(cp)}` : literal(cp);
+    }
+    return `[${classBody(ranges)}]`;
+  }
+
+  /** A class after its `[`, Java-style: nested classes are unions, `&&` intersects. */
+  private classContents(): string {
+    const start = this.pos - 1;
+    const result = this.classSet(start);
+    if (result.js.length) {
+      if (result.negated) {
+        if (result.ranges.length === 0 && result.js.length === 1) return `[^${result.js[0]}]`;
+        return `[^${classBody(this.caseFold(result.ranges))}${result.js.join('')}]`;
+      }
+      return `[${classBody(this.caseFold(result.ranges))}${result.js.join('')}]`;
+    }
+    let ranges = this.caseFold(result.ranges);
+    if (result.negated) ranges = complement(ranges);
+    return ranges.length ? `[${classBody(ranges)}]` : '[]';
+  }
+
+  private caseFold(r: Ranges): Ranges {
+    return this.flags.i && !this.nativeIgnoreCase ? addAsciiCaseVariants(r) : r;
+  }
+
+  /** Parses up to the matching `]`; returns ranges plus JavaScript `\p{…}` items (union only). */
+  private classSet(start: number): { ranges: Ranges; js: string[]; negated: boolean } {
+    let negated = false;
+    if (this.src[this.pos] === '^') { negated = true; this.pos++; }
+    let ranges: Ranges = [];
+    const js: string[] = [];
+    let firstItem = true;
+    let acc: Ranges | null = null;
+    for (;;) {
+      if (this.pos >= this.src.length) this.error('Unclosed character class', start);
+      const c = this.src[this.pos];
+      if (c === ']' && !firstItem) { this.pos++; break; }
+      firstItem = false;
+      if (this.flags.x && /[ \t\n\r\f\x0b]/.test(c)) { this.pos++; continue; }
+      if (c === '[') {
+        this.pos++;
+        const nested = this.classSet(this.pos - 1);
+        if (nested.negated && nested.js.length) this.error('a negated nested class with \\p{…} has no exact JavaScript form', this.pos);
+        ranges.push(...(nested.negated ? complement(nested.ranges) : nested.ranges));
+        js.push(...nested.js);
+        continue;
+      }
+      if (c === '&' && this.src[this.pos + 1] === '&') {
+        this.pos += 2;
+        if (js.length) this.error('class intersection with \\p{…} has no exact JavaScript form', this.pos);
+        acc = acc ? intersect(acc, ranges) : ranges;
+        ranges = [];
+        continue;
+      }
+      const lo = this.classAtom(ranges, js);
+      if (lo === null) continue;
+      if (this.src[this.pos] === '-' && this.src[this.pos + 1] !== ']' && this.src[this.pos + 1] !== '[' && this.pos + 1 < this.src.length) {
+        const dashAt = this.pos;
+        this.pos++;
+        const hi = this.classAtom(ranges, js);
+        if (hi === null) this.error('Illegal character range', dashAt);
+        if (hi < lo) this.error('Illegal character range', dashAt);
+        ranges.push([lo, hi]);
+      } else {
+        ranges.push([lo, lo]);
+      }
+    }
+    if (acc) {
+      if (js.length) this.error('class intersection with \\p{…} has no exact JavaScript form', this.pos);
+      if (ranges.length) ranges = intersect(acc, ranges);
+      else ranges = acc;
+    }
+    return { ranges: normalize(ranges), js, negated };
+  }
+
+  /** One class member: a code point (returned) or a class escape (added to ranges/js, null returned). */
+  private classAtom(ranges: Ranges, js: string[]): number | null {
+    const c = this.src[this.pos];
+    if (c === '\\') {
+      const n = this.src[this.pos + 1];
+      if (n === 'Q') {
+        const end = this.src.indexOf('\\E', this.pos + 2);
+        const text = this.src.slice(this.pos + 2, end === -1 ? undefined : end);
+        this.pos = end === -1 ? this.src.length : end + 2;
+        for (const ch of text) ranges.push([ch.codePointAt(0)!, ch.codePointAt(0)!]);
+        return null;
+      }
+      if (n === 'b' || n === 'B' || n === 'A' || n === 'z' || n === 'Z' || n === 'R' || n === 'X' || n === 'G' || n === 'k') {
+        this.error(`Illegal/unsupported escape sequence \\${n} in a character class`, this.pos);
+      }
+      const set = this.classEscape();
+      if (set) {
+        ranges.push(...set.ranges);
+        if (set.js) js.push(set.js);
+        return null;
+      }
+      return this.charEscape();
+    }
+    const cp = this.src.codePointAt(this.pos)!;
+    this.pos += cp > 0xffff ? 2 : 1;
+    return cp;
+  }
+}
