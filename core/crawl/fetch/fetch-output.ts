@@ -7,11 +7,15 @@ import type { Segment, SegmentPartWriter, Keyed } from '../../storage/interfaces
 import type { CrawlDatum } from '../../model/crawl-datum.js';
 import type { Content } from '../../model/content.js';
 
+/** Content bytes held per partition before a flush. */
+export const MAX_BATCH_CONTENT_BYTES = 4 * 1024 * 1024;
+
 interface PartitionWriters {
   fetch: SegmentPartWriter<CrawlDatum>;
   content: SegmentPartWriter<Content> | null;
   fetchBatch: Keyed<CrawlDatum>[];
   contentBatch: Keyed<Content>[];
+  contentBytes: number;
   /** URLs whose content a killed run already stored (not written twice). */
   storedContent: Set<string>;
 }
@@ -19,7 +23,6 @@ interface PartitionWriters {
 export class FetchOutput {
   private readonly writers = new Map<number, PartitionWriters>();
   private flushing: Promise<void> = Promise.resolve();
-  private pendingRecords = 0;
 
   constructor(
     private readonly segment: Segment,
@@ -36,6 +39,7 @@ export class FetchOutput {
         content: this.storeContent ? await this.segment.openWriter('content', p, { totalPartitions: total }) : null,
         fetchBatch: [],
         contentBatch: [],
+        contentBytes: 0,
         storedContent: storedContent.get(p) ?? new Set(),
       });
     }
@@ -44,10 +48,13 @@ export class FetchOutput {
   /** Queues one record; flushes the partition's batch when full. Returns when the flush (if any) is durable. */
   async write(partition: number, url: string, datum: CrawlDatum, content: Content | null): Promise<void> {
     const w = this.writers.get(partition) ?? this.writers.values().next().value!;
-    if (content && w.content && !w.storedContent.has(url)) w.contentBatch.push({ url, value: content });
+    if (content && w.content && !w.storedContent.has(url)) {
+      w.contentBatch.push({ url, value: content });
+      w.contentBytes += content.content.length;
+    }
     w.fetchBatch.push({ url, value: datum });
-    this.pendingRecords++;
-    if (w.fetchBatch.length >= this.batchSize) await this.flush(w);
+    // memory stays bounded by bytes too: a batch of 1,000 large pages would hold tens of MB
+    if (w.fetchBatch.length >= this.batchSize || w.contentBytes >= MAX_BATCH_CONTENT_BYTES) await this.flush(w);
   }
 
   private flush(w: PartitionWriters): Promise<void> {
@@ -55,7 +62,7 @@ export class FetchOutput {
     const fetchBatch = w.fetchBatch;
     w.contentBatch = [];
     w.fetchBatch = [];
-    this.pendingRecords -= fetchBatch.length;
+    w.contentBytes = 0;
     // one flush at a time, in order: content before crawl_fetch
     this.flushing = this.flushing.then(async () => {
       if (contentBatch.length && w.content) await w.content.append(contentBatch);

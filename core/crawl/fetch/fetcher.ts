@@ -5,6 +5,7 @@
  * A killed fetch resumes on the same segment, skipping the URLs crawl_fetch already holds. The first
  * abort is a polite stop: nothing new starts, in-flight fetches finish, what is done is committed.
  */
+import { setMaxListeners } from 'node:events';
 import { NutchError } from '../../errors.js';
 import { checkAgentName, type NutchContext } from '../context.js';
 import { ContentMeta, type Content } from '../../model/content.js';
@@ -78,6 +79,7 @@ export async function fetch(ctx: NutchContext, args: FetchArgs, opts: StageOptio
     const parses = new Set<Promise<void>>();
 
     const abort = new AbortController();
+    setMaxListeners(0, abort.signal); // one listener per in-flight request
     const deps: FetcherThreadDeps = {
       queues, protocols, normalizers, filters, scoring, counters, log,
       maxRedirect: conf.getInt('http.redirect.max', 0),
