@@ -3,7 +3,7 @@
  * RegExp, or throws a message saying which construct cannot be expressed. Never silently different:
  * - leading `(?i)`, `(?s)`, `(?m)` become flags; an inline `(?i)` later in the pattern, or `(?i:…)`,
  *   applies to the rest of its group as in Java (letters expanded to `[xX]`, classes get both cases);
- * - `\Q…\E`, `\A`, `\z`, `\Z`, `\h`, `\R`, `\e`, `\a`, `\x{…}`, octal `\0nn` and POSIX/Java `\p{…}`
+ * - `\Q…\E`, `\A`, `\z`, `\Z`, `\h`, `\H`, `\v`, `\V`, `\R`, `\e`, `\a`, `\x{…}`, octal `\0nn` and POSIX/Java `\p{…}`
  *   classes are rewritten; Unicode `\p{L}`-style classes switch the RegExp to the `u` flag;
  * - escaped punctuation that JavaScript does not need escaped (`\&`, `\<`) becomes the literal;
  * - a `]` right after `[` or `[^` is literal, as in Java;
@@ -22,6 +22,7 @@ const POSIX: Record<string, string> = {
   javaWhitespace: ' \\t\\n\\x0B\\f\\r\\x1C-\\x1F',
 };
 const HORIZONTAL_SPACE = ' \\t\\xA0\\u1680\\u180e\\u2000-\\u200a\\u202f\\u205f\\u3000';
+const VERTICAL_SPACE = '\\n\\x0B\\f\\r\\x85\\u2028\\u2029';
 const JS_SYNTAX = '^$\\.*+?()[]{}|/';
 
 export class JavaRegexError extends Error {}
@@ -173,6 +174,9 @@ export function translateJavaRegex(pattern: string): TranslatedRegex {
       case 'Z': return [inClass ? bad('\\Z inside a class') : '(?=\\n?$)', 2];
       case 'G': return [bad('\\G (end of previous match) has no JavaScript equivalent'), 2];
       case 'h': return [inClass ? HORIZONTAL_SPACE : `[${HORIZONTAL_SPACE}]`, 2];
+      case 'H': return [inClass ? bad('\\H inside a class') : `[^${HORIZONTAL_SPACE}]`, 2];
+      case 'v': return [inClass ? VERTICAL_SPACE : `[${VERTICAL_SPACE}]`, 2];
+      case 'V': return [inClass ? bad('\\V inside a class') : `[^${VERTICAL_SPACE}]`, 2];
       case 'R': return [inClass ? bad('\\R inside a class') : '(?:\\r\\n|[\\n\\x0B\\f\\r\\x85\\u2028\\u2029])', 2];
       case 'e': return ['\\x1B', 2];
       case 'a': return ['\\x07', 2];

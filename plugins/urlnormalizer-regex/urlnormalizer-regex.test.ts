@@ -192,6 +192,32 @@ table('Java regex and replacement syntax is translated', [
   },
 });
 
+table('more Java constructs: greedy $nn, \\x{..}, octal, \\A/\\z, (?i) classes, (?i:..), \\v, \\R', [
+  ['http://a.com/g7', 'http://a.com/G72'],
+  ['http://a.com/hexA', 'http://a.com/hex-a'],
+  ['http://a.com/octB', 'http://a.com/oct-b'],
+  ['https://a.com/anchored', 'https://a.com/ANCHORED'],
+  ['http://a.com/CLASS-Xyz', 'http://a.com/class'],
+  ['http://a.com/scoped/AbC/ABC', 'http://a.com/scoped/ok/ABC'],
+  ['http://a.com/v\u000bv', 'http://a.com/vv'],
+  ['http://a.com/r\r\nr', 'http://a.com/rr'],
+  ['http://a.com/dollar', 'http://a.com/$dollar'],
+], {
+  config: {
+    'urlnormalizer.regex.rules': JSON.stringify([
+      { pattern: '/g(\\d)$', substitution: '/G$12' },
+      { pattern: '/hex\\x{41}$', substitution: '/hex-a' },
+      { pattern: '/oct\\0102$', substitution: '/oct-b' },
+      { pattern: '\\Ahttps://a\\.com/anchored\\z', substitution: 'https://a.com/ANCHORED' },
+      { pattern: '(?i)/class-[x-z]+$', substitution: '/class' },
+      { pattern: '/scoped/(?i:abc)/', substitution: '/scoped/ok/' },
+      { pattern: 'v\\vv', substitution: 'vv' },
+      { pattern: 'r\\Rr', substitution: 'rr' },
+      { pattern: '/(dollar)$', substitution: '/\\$$1' },
+    ]),
+  },
+});
+
 table('the JSON form of the rules', [
   ['http://a.com/index.php?sid=1', 'http://a.com/?sid=1'],
   ['http://a.com/keep', 'http://a.com/keep'],
