@@ -1,6 +1,6 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fixtureContext, type TestNutchContext } from '../helpers/context.js';
@@ -180,4 +180,24 @@ test('parse stage: an aborted parse commits what it parsed and leaves the parts 
   assert.ok(stored >= 3 && stored < 30, `stored ${stored}`);
   assert.equal(await seg.isComplete('parse_data'), false);
   await seg.close();
+});
+
+test('parse stage: a parse plugin whose start() throws fails the stage before anything is written', async (t) => {
+  const ctx = fixtureContext(t, {
+    includeBuiltins: true,
+    pluginFolders: [join(testPlugins, 'parse-start-fails')],
+    defines: { 'plugin.includes': 'parse-(html|start-fails)', 'parser.worker.threads': '1' },
+  });
+  const segPath = await segmentWith(ctx, t, [[html('http://a.example/', '<p>x</p>')]]);
+  await assert.rejects(parse(ctx, { segment: segPath }), (err: { code?: string; message: string }) => err.code === 'NUTCH_PLUGIN_START_FAILED' && /parse-start-fails/.test(err.message));
+  for (const part of ['parse_text', 'parse_data', 'crawl_parse']) assert.equal(existsSync(join(segPath, part)), false, `${part} not written`);
+});
+
+test('parse-plugins.json: a bad shape is an error naming the file and the JSON pointer', async (t) => {
+  const dir = tempDir(t);
+  writeFileSync(join(dir, 'bad-parse-plugins.json'), JSON.stringify({ mimeTypes: { 'text/html': 'parse-html' } }));
+  const ctx = fixtureContext(t, { includeBuiltins: true, cwd: dir, defines: { 'parse.plugin.file': 'bad-parse-plugins.json', 'parser.worker.threads': '1', 'plugin.includes': 'parse-html' } });
+  const segPath = await segmentWith(ctx, t, [[html('http://a.example/', '<p>x</p>')]]);
+  await assert.rejects(parse(ctx, { segment: segPath }), (err: { code?: string; message: string }) =>
+    err.code === 'NUTCH_PARSE_PLUGINS_INVALID' && err.message.includes('bad-parse-plugins.json') && err.message.includes('/mimeTypes/text~1html'));
 });
