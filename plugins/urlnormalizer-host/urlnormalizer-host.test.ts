@@ -13,7 +13,7 @@ const pluginDir = dirname(fileURLToPath(import.meta.url));
 const HOSTS = [
   '# Force all sub domains to www.', '*.example.com example.com', '', '# Force no sub domain to www. URL\'s',
   'www.example.net example.net', '', '# Force www. sub domain when hitting link without sub domain', 'example.org www.example.org',
-  '*.sub.example.edu sub.example.edu', '*.example.edu www.example.edu', 'Mixed.Example.Info\tmixed.example.info', 'lonely.example.top', '',
+  '*.sub.example.edu sub.example.edu', '*.example.edu www.example.edu', 'Mixed.Example.Info\tmixed.example.info', 'lonely.example.top', '*.a.example.info Target.Example.Info', 'www.b\u00fccher.de b\u00fccher.de', '',
 ].join('\n');
 
 async function run(urls: string[], config: Record<string, unknown> = {}, files: Record<string, string> = { 'host-urlnormalizer.txt': HOSTS }) {
@@ -54,6 +54,19 @@ const cases: [string, string][] = [
   ['http://lonely.example.top/', 'http://lonely.example.top/'],
   ['http://[::1]/', 'http://[::1]/'],
   ['not a url', 'not a url'],
+  // a wildcard on a longer suffix only: never the whole host itself
+  ['http://x.a.example.info/p', 'http://target.example.info/p'],
+  ['http://y.x.a.example.info/', 'http://target.example.info/'],
+  ['http://a.example.info/', 'http://a.example.info/'],
+  ['http://b.example.info/', 'http://b.example.info/'],
+  // IDN hosts map like any other
+  ['http://www.b\u00fccher.de/buch', 'http://b\u00fccher.de/buch'],
+  // the replaced host is the authority's, never a same string elsewhere in the URL
+  ['http://example.org/example.org/', 'http://www.example.org/example.org/'],
+  ['http://example.org@evil.test/', 'http://example.org@evil.test/'],
+  ['http://www.example.net:81/?r=www.example.net', 'http://example.net:81/?r=www.example.net'],
+  ['https://deep.sub.example.com/x#y', 'https://example.com/x#y'],
+  ['http://example.com./', 'http://example.com./'],
 ];
 
 test('Nutch hosts.txt: table of URLs', async () => {

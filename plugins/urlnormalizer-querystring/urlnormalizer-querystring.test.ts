@@ -31,6 +31,14 @@ const cases: [string, string][] = [
   ['http://example.com/?q=%C3%A9&a=1', 'http://example.com/?a=1&q=%C3%A9'],
   ['http://example.com/?utm_source=x&id=5&page=2', 'http://example.com/?id=5&page=2&utm_source=x'],
   ['mailto:x@example.com?subject=b&body=a', 'mailto:x@example.com?subject=b&body=a'],
+  ['http://example.com/?a=1&b=2', 'http://example.com/?a=1&b=2'],
+  ['http://example.com/?b=1&a=2&', 'http://example.com/?&a=2&b=1'],
+  ['http://example.com/?c=3&b=2&a=1&d=4&e=5', 'http://example.com/?a=1&b=2&c=3&d=4&e=5'],
+  ['http://example.com/?b=%2B&a=+', 'http://example.com/?a=+&b=%2B'],
+  ['http://example.com/?x=1;y=2&a=3', 'http://example.com/?a=3&x=1;y=2'],
+  ['http://example.com/p?b=1&a=2#', 'http://example.com/p?a=2&b=1#'],
+  ['http://example.com/?2=b&10=a', 'http://example.com/?10=a&2=b'],
+  ['http://example.com:8080/?b&a#f', 'http://example.com:8080/?a&b#f'],
 ];
 
 test('query parameters are sorted (table)', async () => {
