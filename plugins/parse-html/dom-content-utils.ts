@@ -112,7 +112,7 @@ export class ContentCollector {
   private readonly parts: string[] = [];
   private readonly links: RawLink[] = [];
   private readonly metas: RawMeta[] = [];
-  /** Per open element: the anchor-collecting link it started (or null), parallel to the element stack. */
+  /** Per open flagged element: the anchor-collecting link it started (or null), and where its text starts. */
   private readonly open: (RawLink | null)[] = [];
   private readonly anchorStarts: number[] = [];
   private readonly flags: Map<string, number>;
@@ -132,11 +132,8 @@ export class ContentCollector {
   onOpen(name: string, attribs: Record<string, string>): void {
     if (this.pending) this.flushText();
     const f = this.flags.get(name);
-    if (f === undefined) {
-      this.open.push(null);
-      this.anchorStarts.push(this.parts.length);
-      return;
-    }
+    // Unflagged elements leave no trace: opens and closes of one name always pair up.
+    if (f === undefined) return;
     if (f & META) {
       const content = attribs.content;
       if (content !== undefined) this.metas.push({ name: attribs.name?.toLowerCase() ?? null, httpEquiv: attribs['http-equiv']?.toLowerCase() ?? null, content });
@@ -172,10 +169,10 @@ export class ContentCollector {
 
   onClose(name: string): void {
     if (this.pending) this.flushText();
-    const link = this.open.pop();
-    const anchorStart = this.anchorStarts.pop()!;
     const f = this.flags.get(name);
     if (f === undefined) return;
+    const link = this.open.pop();
+    const anchorStart = this.anchorStarts.pop()!;
     if (f & SKIP) this.skipDepth--;
     if (f & TITLE && this.titleDepth > 0 && --this.titleDepth === 0 && this.title === null) this.title = joinParts(this.parts, this.titleStart, false);
     if (link) link.anchor = joinParts(this.parts, anchorStart, false);
