@@ -38,3 +38,30 @@ test('fetch: refuses without http.agent.name', async (t) => {
   const seg = await generateSegment(ctx, [['http://127.0.0.1:1/']]);
   await assert.rejects(fetch(ctx, { segment: seg }), { code: 'NUTCH_CONFIG_MISSING_AGENT' });
 });
+
+test('fetch: output per crawl_generate partition; byDomain queue mode', async (t) => {
+  const web = await startTestWeb({ hosts: 3, pagesPerHost: 2, linksPerPage: 1 });
+  t.after(() => web.close());
+  const ctx = fetchContext(t, { 'fetcher.queue.mode': 'byDomain' });
+  const all = web.allUrls();
+  const seg = await generateSegment(ctx, [all.slice(0, 2), all.slice(2, 4), all.slice(4)]);
+  await fetch(ctx, { segment: seg, threads: 3 });
+  const s = await ctx.storage.openSegment(seg);
+  t.after(() => s.close());
+  assert.deepEqual(await s.partitions('crawl_fetch'), [0, 1, 2]);
+  for (let p = 0; p < 3; p++) {
+    const urls: string[] = [];
+    for await (const r of s.read('crawl_fetch', { partition: p })) urls.push(r.url);
+    assert.deepEqual(urls.sort(), all.slice(p * 2, p * 2 + 2).sort());
+  }
+});
+
+test('fetch: fetcher.throughput.threshold.pages stops a slow fetch', async (t) => {
+  const web = await startTestWeb({ hosts: 1, pagesPerHost: 60, linksPerPage: 1 });
+  t.after(() => web.close());
+  const ctx = fetchContext(t, { 'fetcher.server.delay': '0.05', 'fetcher.throughput.threshold.pages': '1000', 'fetcher.throughput.threshold.check.after': '0', 'fetcher.throughput.threshold.retries': '0' });
+  const seg = await generateSegment(ctx, [web.allUrls()]);
+  const counters = await fetch(ctx, { segment: seg });
+  assert.ok(counters.hitByThrougputThreshold! > 10, JSON.stringify(counters));
+  assert.ok(counters.success! < 40);
+});
