@@ -6,7 +6,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { describeActivation } from '../../core/plugin/activation.js';
 import { fixtureContext, logged } from '../helpers/context.js';
-import { pluginFixture } from '../helpers/temp-dir.js';
+import { join } from 'node:path';
+import { pluginFixture, tempDir, writeFile } from '../helpers/temp-dir.js';
 
 const reason = (ctx: ReturnType<typeof fixtureContext>, id: string) => describeActivation(ctx.plugins.activation.get(id)!);
 
@@ -120,4 +121,16 @@ test('plugins that provide FetchSchedule or Signature are always active', (t) =>
   const ctx = fixtureContext(t, { pluginFolders: [pluginFixture('aliases')], config: { 'plugin.includes': 'nothing-at-all' } });
   assert.equal(reason(ctx, 'fx-schedules'), 'active: always (provides FetchSchedule)');
   assert.equal(ctx.plugins.isActive('fx-alias-a'), false);
+});
+
+test('a plugin requiring itself is a cycle of one; a dependency shared by two plugins names both', (t) => {
+  const dir = tempDir(t);
+  const plugin = (id: string, requires: string[] = []) => writeFile(join(dir, id, 'plugin.json'), { id, requires, extensions: [] });
+  plugin('fx-self', ['fx-self']);
+  plugin('fx-shared');
+  plugin('fx-user-1', ['fx-shared']);
+  plugin('fx-user-2', ['fx-shared']);
+  const ctx = fixtureContext(t, { pluginFolders: [dir], config: { 'plugin.includes': 'fx-self|fx-user-.' } });
+  assert.equal(reason(ctx, 'fx-self'), 'inactive: dependency cycle fx-self -> fx-self');
+  assert.equal(reason(ctx, 'fx-shared'), 'active: auto-activated as a dependency of fx-user-1, fx-user-2');
 });
