@@ -18,6 +18,8 @@ export interface URLParts {
   query: string | null;
 }
 
+const NEEDS_AUTHORITY = new Set(['http', 'https', 'ftp']);
+
 function isSchemeStart(c: number): boolean {
   return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a);
 }
@@ -39,7 +41,8 @@ function schemeEnd(url: string): number {
 
 /**
  * True when the string could be a URL: a scheme, no whitespace or control characters, bounded
- * length, and a host after `//` (only file: may have an empty authority, as in file:///etc).
+ * length, and a host after `//` (only file: may have an empty authority, as in file:///etc);
+ * http:, https: and ftp: URLs must have the `//` authority.
  */
 export function isPlausibleURL(url: string, maxLength: number): boolean {
   if (typeof url !== 'string' || url.length === 0 || url.length > maxLength) return false;
@@ -49,6 +52,8 @@ export function isPlausibleURL(url: string, maxLength: number): boolean {
     const c = url.charCodeAt(colon + 3);
     const emptyHost = Number.isNaN(c) || c === 0x2f || c === 0x3f || c === 0x23 || c === 0x3a || c === 0x40;
     if (emptyHost && !(colon === 4 && url.slice(0, 4).toLowerCase() === 'file')) return false;
+  } else if (colon <= 5 && NEEDS_AUTHORITY.has(url.slice(0, colon).toLowerCase())) {
+    return false;
   }
   for (let i = 0; i < url.length; i++) {
     const c = url.charCodeAt(i);

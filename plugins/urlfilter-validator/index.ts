@@ -4,8 +4,10 @@
  * name of at least two labels whose top-level label starts with a letter and is 2 to
  * `urlfilter.tld.length` characters long, an optional port of 1-5 digits, no user info, a path of
  * the allowed characters that does not climb above the root with `..`, and any query.
+ * Unlike Nutch, URLs longer than db.max.outlink.length and a `%` not followed by two hex digits (in path or query) is invalid too (RFC 3986).
  */
 import type { PluginContext, URLFilter } from '../../sdk/plugin.js';
+import { maxURLLength } from '../urlfilter-regex/url-parts.js';
 
 const URL_PATTERN = /^(?:([^:/?#]+):)?(?:\/\/([^/?#]*))?([^?#]*)(?:\?([^#]*))?(?:#(.*))?$/s;
 const LEGAL_ASCII = /^[\x21-\x7e]+$/;
@@ -16,6 +18,7 @@ const ATOM = '[^\\s;/@&=,.?:+$]+';
 const DOMAIN = new RegExp(`^${ATOM}(?:\\.${ATOM})*$`);
 const PORT = /^:\d{1,5}$/;
 const PATH = /^(?:\/[-\w:@&?=+,.!/~*'%$;()]*)?$/;
+const BAD_PERCENT = /%(?![0-9a-fA-F]{2})/;
 
 function countToken(token: string, target: string): number {
   let count = 0;
@@ -29,23 +32,26 @@ function countToken(token: string, target: string): number {
 
 export class UrlValidator implements URLFilter {
   private readonly tldLength: number;
+  private readonly maxLength: number;
 
   constructor(ctx: PluginContext) {
     this.tldLength = ctx.conf.getInt('urlfilter.tld.length', 8);
+    this.maxLength = maxURLLength(ctx.conf);
   }
 
   filter(url: string): string | null {
-    return typeof url === 'string' && this.isValid(url) ? url : null;
+    return typeof url === 'string' && url.length <= this.maxLength && this.isValid(url) ? url : null;
   }
 
   private isValid(value: string): boolean {
     if (!LEGAL_ASCII.test(value)) return false;
     const m = URL_PATTERN.exec(value);
     if (!m) return false;
-    const [, scheme, authority, path] = m;
+    const [, scheme, authority, path, query] = m;
     if (scheme === undefined || !SCHEME.test(scheme)) return false;
     if (authority === undefined || !this.isValidAuthority(authority)) return false;
-    return this.isValidPath(path);
+    if (!this.isValidPath(path)) return false;
+    return query === undefined || !BAD_PERCENT.test(query);
   }
 
   private isValidAuthority(authority: string): boolean {
@@ -68,7 +74,7 @@ export class UrlValidator implements URLFilter {
   }
 
   private isValidPath(path: string): boolean {
-    if (!PATH.test(path)) return false;
+    if (!PATH.test(path) || BAD_PERCENT.test(path)) return false;
     const slash2 = countToken('//', path);
     const slash = countToken('/', path);
     const dot2 = countToken('..', path);
