@@ -53,13 +53,27 @@ async function run(spec: RunSpec): Promise<void> {
     await seg.close();
 
     const loop = monitorEventLoopDelay({ resolution: 10 });
-    let peakRss = process.memoryUsage().rss;
-    const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
+    let peakRss = process.memoryUsage.rss();
+    const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 100);
     const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     loop.enable();
     let firstPage = 0;
-    const counters = await fetch(ctx, { segment: seg.path, threads: spec.threads }, { onProgress: (e) => { if (e.type === 'page' && !firstPage) firstPage = performance.now(); } });
+    const lastByHost = new Map<string, number>();
+    let gapSum = 0;
+    let gaps = 0;
+    const counters = await fetch(ctx, { segment: seg.path, threads: spec.threads }, { onProgress: (e) => {
+      if (e.type !== 'page') return;
+      const now = performance.now();
+      if (!firstPage) firstPage = now;
+      const host = new URL(e.url).host;
+      const last = lastByHost.get(host);
+      if (last !== undefined) {
+        gapSum += now - last;
+        gaps++;
+      }
+      lastByHost.set(host, now);
+    } });
     loop.disable();
     const secs = (performance.now() - t0) / 1000;
     clearInterval(sampler);
@@ -72,6 +86,7 @@ async function run(spec: RunSpec): Promise<void> {
     console.log(`  pages fetched:      ${pages} of ${ordered.length} in ${secs.toFixed(2)} s`);
     console.log(`  start-up:           ${((firstPage - t0) / 1000).toFixed(2)} s to the first page (plugin load, robots.txt)`);
     console.log(`  pages/s:            ${rate.toFixed(1)}${spec.ceiling ? ` (ceiling ${spec.ceiling}, ${((rate / spec.ceiling) * 100).toFixed(0)}%)` : ''} target >= ${spec.target}: ${rate >= spec.target ? 'MET' : 'MISSED'}`);
+    console.log(`  per-host interval:  ${(gapSum / Math.max(1, gaps)).toFixed(1)} ms mean between pages of one host (latency ${spec.latencyMs} ms)`);
     console.log(`  CPU s / 1000 pages: ${cpuPer1000.toFixed(2)} (issue target <= 2)`);
     console.log(`  peak RSS:           ${(peakRss / 1048576).toFixed(0)} MB (issue target <= 300)`);
     console.log(`  event-loop p99:     ${(loop.percentile(99) / 1e6).toFixed(1)} ms (issue target <= 50)`);

@@ -41,8 +41,15 @@ export function headersToMetadata(headers: Record<string, string | string[] | un
 }
 
 /** content-type -> Content-Type, so metadata keys match Nutch's Response constants. */
+const canonicalNames = new Map<string, string>();
+
 export function canonicalHeaderName(name: string): string {
-  return name.replace(/(^|-)([a-z])/g, (_, dash: string, c: string) => dash + c.toUpperCase());
+  let c = canonicalNames.get(name);
+  if (c === undefined) {
+    c = name.replace(/(^|-)([a-z])/g, (_, dash: string, ch: string) => dash + ch.toUpperCase());
+    if (canonicalNames.size < 1000) canonicalNames.set(name, c);
+  }
+  return c;
 }
 
 export function firstHeader(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {

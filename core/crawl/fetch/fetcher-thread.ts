@@ -33,7 +33,6 @@ export interface FetcherThreadDeps {
   /** ms; the least crawl-delay taken from robots.txt. */
   minCrawlDelay: number;
   maxUrlLength: number;
-  signal: AbortSignal;
   /** Records one result (the fetcher writes it and runs the inline parse). */
   output(item: FetchItem, url: string, datum: CrawlDatum, content: Content | null, status: ProtocolStatus | null, fetchStatus: number): Promise<void>;
 }
@@ -52,7 +51,7 @@ export async function processItem(d: FetcherThreadDeps, item: FetchItem): Promis
   }
   const queue = d.queues.get(item.queueId);
   if (protocol.getRobotRules) {
-    const rules = await protocol.getRobotRules(url, datum, { signal: d.signal });
+    const rules = await protocol.getRobotRules(url, datum);
     if (rules.isDeferVisits?.()) {
       // robots.txt answered 5xx/429: retry this URL and the rest of its queue later, as Nutch
       count(d.counters, 'robots_defer_visits');
@@ -81,7 +80,7 @@ export async function processItem(d: FetcherThreadDeps, item: FetchItem): Promis
     }
   }
 
-  const out = await protocol.getProtocolOutput(url, datum, { signal: d.signal });
+  const out = await protocol.getProtocolOutput(url, datum);
   const status = out.status;
   const fetchStatus = fetchStatusFor(status.code);
   count(d.counters, statusCounterName(status.code));

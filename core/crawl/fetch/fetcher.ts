@@ -5,7 +5,6 @@
  * A killed fetch resumes on the same segment, skipping the URLs crawl_fetch already holds. The first
  * abort is a polite stop: nothing new starts, in-flight fetches finish, what is done is committed.
  */
-import { setMaxListeners } from 'node:events';
 import { NutchError } from '../../errors.js';
 import { checkAgentName, type NutchContext } from '../context.js';
 import { ContentMeta, type Content } from '../../model/content.js';
@@ -78,15 +77,12 @@ export async function fetch(ctx: NutchContext, args: FetchArgs, opts: StageOptio
     if (parseInline && !args.parse) log.warn('fetcher.parse is true but no parser is wired to this fetch; content is stored unparsed (run nutch parse)');
     const parses = new Set<Promise<void>>();
 
-    const abort = new AbortController();
-    setMaxListeners(0, abort.signal); // one listener per in-flight request
     const deps: FetcherThreadDeps = {
       queues, protocols, normalizers, filters, scoring, counters, log,
       maxRedirect: conf.getInt('http.redirect.max', 0),
       maxCrawlDelay: conf.getFloat('fetcher.max.crawl.delay', 30) < 0 ? -1 : conf.getFloat('fetcher.max.crawl.delay', 30) * 1000,
       minCrawlDelay: conf.getFloat('fetcher.min.crawl.delay', 0) * 1000,
       maxUrlLength: conf.getInt('db.max.outlink.length', 4096),
-      signal: abort.signal,
       async output(item, url, datum, content, status, fetchStatus) {
         await record(item, url, datum, content, status, fetchStatus);
       },
@@ -191,7 +187,6 @@ export async function fetch(ctx: NutchContext, args: FetchArgs, opts: StageOptio
     } finally {
       monitor.close();
       opts.signal?.removeEventListener('abort', onAbort);
-      abort.abort();
     }
     if (feeder.stats.skippedStored) counters.resumed_skipped = feeder.stats.skippedStored;
     const ms = Date.now() - started;
