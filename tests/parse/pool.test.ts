@@ -64,7 +64,9 @@ test('pool: parser.timeout abandons a runaway parse, replaces the worker, and th
     const status = out.result.parses['http://a.example/loop']!.data.status;
     assert.equal(status.majorCode, ParseStatusCode.FAILED);
     assert.match(status.args[0]!, /timed out after 1s \(parser\.timeout\)/);
-    assert.ok(Date.now() - started < 1900, 'abandoned at the timeout');
+    const elapsed = Date.now() - started;
+    // Abandoned at the 1 s timeout, not when the loop ends (it never does); generous slack for loaded machines.
+    assert.ok(elapsed >= 990 && elapsed < 8000, `abandoned after ${elapsed} ms`);
     const next = await queued;
     assert.equal(next.result.parses['http://a.example/after']!.data.status.majorCode, ParseStatusCode.SUCCESS);
     assert.equal(pool.stats.timeouts, 1);
