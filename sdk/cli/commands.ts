@@ -14,6 +14,11 @@ import { parseCheckerCommand } from './commands/parsechecker.js';
 import { indexCommand } from './commands/index.js';
 import { cleanCommand } from './commands/clean.js';
 import { searchCommand } from './commands/search.js';
+import { indexCheckerCommand } from './commands/indexchecker.js';
+import { updatedbCommand } from './commands/updatedb.js';
+import { invertlinksCommand } from './commands/invertlinks.js';
+import { dedupCommand } from './commands/dedup.js';
+import { readlinkdbCommand } from './commands/readlinkdb.js';
 
 export const commands: Command[] = [
   injectCommand,
@@ -28,6 +33,11 @@ export const commands: Command[] = [
   indexCommand,
   cleanCommand,
   searchCommand,
+  indexCheckerCommand,
   fetchCommand,
   robotsParserCommand,
+  updatedbCommand,
+  invertlinksCommand,
+  dedupCommand,
+  readlinkdbCommand,
 ];
