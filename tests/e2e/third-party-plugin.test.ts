@@ -76,6 +76,13 @@ test('`nutch plugin list` in the app (node_modules/.bin/nutch): the plugin with 
   assert.match(r.stdout, /^  URLFilter: nutch-urlfilter-example -> app-local-filter$/m);
   assert.match(r.stdout, /^  URLNormalizer: urlnormalizer-pass$/m);
   assert.deepEqual(markerLines(marker), [], 'listing imports no plugin module');
+  const info = await spawnNutch(['plugin', 'info', 'nutch-urlfilter-example'], { cwd: app.appDir, bin: app.nutchBin, env: { NUTCH_EXAMPLE_MARKER: marker } });
+  assert.equal(info.code, 0, info.stderr);
+  assert.match(info.stdout, /^nutch-urlfilter-example 1\.0\.0 \(package\)$/m);
+  assert.match(info.stdout, /^  path: .*node_modules[\\/]nutch-urlfilter-example$/m);
+  assert.match(info.stdout, /^  extension nutch-urlfilter-example -> URLFilter \(DenyHostURLFilter\) aliases: org\.example\.nutch\.urlfilter\.DenyHostURLFilter, nutch-urlfilter-example:deny$/m);
+  assert.match(info.stdout, /^  properties: urlfilter\.example\.deny$/m);
+  assert.deepEqual(markerLines(marker), []);
 });
 
 test('-D overrides the site file: reorder, and leave the plugin out of plugin.includes', async (t) => {
