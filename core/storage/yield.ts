@@ -16,3 +16,27 @@ export async function inChunks<T>(items: readonly T[], size: number, fn: (slice:
     fn(items.length <= size ? items : items.slice(i, i + size));
   }
 }
+
+/**
+ * Time slicing for per-record CPU work (URL filters, normalisers, scoring): due() turns true once
+ * `budgetMs` have passed since the last turn given to the event loop.
+ */
+export class TimeSlice {
+  private last = performance.now();
+
+  constructor(private readonly budgetMs = 10) {}
+
+  due(): boolean {
+    return performance.now() - this.last >= this.budgetMs;
+  }
+
+  async yield(): Promise<void> {
+    await yieldToEventLoop();
+    this.last = performance.now();
+  }
+
+  /** Yields when the budget is spent. */
+  async tick(): Promise<void> {
+    if (this.due()) await this.yield();
+  }
+}

@@ -7,7 +7,7 @@
  * be selected (topN x maxNumSegments); with it, a host never gets more than perHost entries
  * (maxCount x maxNumSegments), so further entries of a host within one run are dropped.
  */
-import { yieldToEventLoop } from '../../storage/sqlite/yield.js';
+import { yieldToEventLoop } from '../../storage/yield.js';
 
 export interface Candidate {
   url: string;

@@ -21,6 +21,7 @@ import { generatedDatum, selectSortValue } from './selector.js';
 import { URLPartitioner, domainOf, hostOf, type PartitionMode } from './url-partitioner.js';
 import { noSelectionReason } from './no-selection-reason.js';
 import { DatumMeta } from '../../model/crawl-datum.js';
+import { TimeSlice } from '../../storage/yield.js';
 
 export interface GenerateArgs {
   crawlDb: string;
@@ -109,7 +110,9 @@ export async function generateSegments(ctx: NutchContext, args: GenerateArgs, op
       minScore: conf.getFloat('generate.min.score'),
     };
     let scanned = 0;
+    const slice = new TimeSlice();
     for await (const { url, value } of session.scan({ batchSize })) {
+      await slice.tick();
       if (++scanned % batchSize === 0) {
         emit({ type: 'progress', stage: 'generate', done: scanned, counters: { ...counters } });
         if (opts.signal?.aborted) break;
@@ -143,6 +146,7 @@ export async function generateSegments(ctx: NutchContext, args: GenerateArgs, op
     });
     for await (const c of runs.sorted()) {
       if (opts.signal?.aborted || !allocation.open) break;
+      await slice.tick();
       allocation.offer(c);
     }
     const segmentsToWrite = allocation.segments.filter((s) => s.length > 0);

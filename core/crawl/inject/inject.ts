@@ -11,6 +11,7 @@ import type { CrawlDbUpdate, Keyed } from '../../storage/interfaces.js';
 import { listSeedFiles, readSeedLines } from './seed-files.js';
 import { applySeedMetadata, malformedReason, splitSeedLine } from './seed-line.js';
 import { rewriteExisting } from './rewrite-existing.js';
+import { TimeSlice } from '../../storage/yield.js';
 
 export interface InjectArgs {
   crawlDb: string;
@@ -61,6 +62,7 @@ export async function inject(ctx: NutchContext, args: InjectArgs, opts: StageOpt
     const curTime = Date.now();
     const pending = new Map<string, CrawlDatum>();
     let lines = 0;
+    const slice = new TimeSlice();
 
     const skip = (counter: string, culprit: string, reason: string, url?: string) => {
       count(counters, counter);
@@ -93,6 +95,7 @@ export async function inject(ctx: NutchContext, args: InjectArgs, opts: StageOpt
       log.info(`Injecting seed URL file ${file}`);
       for await (const seed of readSeedLines(file, LINE_CAP)) {
         if (opts.signal?.aborted) break outer;
+        await slice.tick();
         lines++;
         const culprit = `${seed.file}:${seed.line}`;
         if (seed.text === null) { skip('urls_malformed', culprit, 'line is not valid UTF-8 text'); continue; }

@@ -10,6 +10,7 @@ import { once } from 'node:events';
 import { NutchError } from '../../errors.js';
 import { statusName, type CrawlDatum } from '../../model/crawl-datum.js';
 import type { CrawlDbReader, Keyed, StorageEngine } from '../../storage/interfaces.js';
+import { TimeSlice } from '../../storage/yield.js';
 import { CSV_HEADER, datumToCsv, datumToJson, datumToString, javaFloat } from './datum-format.js';
 
 export type DumpFormat = 'normal' | 'csv' | 'json' | 'crawldb';
@@ -120,8 +121,10 @@ export async function topNCrawlDb(db: CrawlDbReader, n: number, out: string, min
       i = m;
     }
   };
+  const slice = new TimeSlice();
   for await (const { url, value } of db.scan({ batchSize: o.batchSize })) {
     if (o.signal?.aborted) break;
+    await slice.tick();
     if (!(value.score >= min)) continue;
     const e = { score: value.score, url };
     if (heap.length < n) { heap.push(e); up(heap.length - 1); }

@@ -6,7 +6,7 @@
  */
 import type { CrawlDbReader } from '../../storage/interfaces.js';
 import { statusName } from '../../model/crawl-datum.js';
-import { yieldToEventLoop } from '../../storage/sqlite/yield.js';
+import { TimeSlice, yieldToEventLoop } from '../../storage/yield.js';
 import { javaDate, javaFloat, secondsToDaysHMS } from './datum-format.js';
 
 export const DEFAULT_QUANTILES = [0.01, 0.05, 0.1, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.7, 0.75, 0.8, 0.9, 0.95, 0.99];
@@ -42,7 +42,9 @@ export async function computeStats(db: CrawlDbReader, opts: { sort?: boolean; qu
   const chunks: Float64Array[] = [];
   let current = new Float64Array(CHUNK);
   let fill = 0;
+  const slice = new TimeSlice();
   for await (const { url, value: d } of db.scan({ batchSize: opts.batchSize })) {
+    await slice.tick();
     s.total++;
     s.minInterval = Math.min(s.minInterval, d.fetchInterval);
     s.maxInterval = Math.max(s.maxInterval, d.fetchInterval);

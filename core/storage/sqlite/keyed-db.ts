@@ -14,6 +14,7 @@ import type { Keyed, ScanOptions } from '../interfaces.js';
 import { NutchError } from '../../errors.js';
 import { guard, openDatabase, type SqliteDatabase } from './open-database.js';
 import { KeyedTable, type RowCodec } from './keyed-table.js';
+import { checkpointInWorker } from './checkpoint-worker.js';
 import { acquireLock, type LockWarn, type WriterLock } from './writer-lock.js';
 
 export const CURRENT_DIR = 'current';
@@ -50,7 +51,7 @@ export class KeyedDb<V> {
     if (this.closed) throw new NutchError('NUTCH_CLOSED', `${this.path} was used after close().`, { file: this.file });
     if (this.reader) return this.reader.table;
     if (!fs.existsSync(this.file)) return null;
-    const db = openDatabase(this.file);
+    const db = openDatabase(this.file, { manualCheckpoint: true });
     const hasTable = guard(this.file, () => db.prepare('SELECT 1 FROM sqlite_master WHERE type = ? AND name = ?').get('table', this.codec.table));
     if (!hasTable) {
       db.close();
@@ -83,14 +84,14 @@ export class KeyedDb<V> {
     const lock = acquireLock(this.path, { force: opts.force, warn: this.opts.warn });
     let db: SqliteDatabase | undefined;
     try {
-      db = openDatabase(this.file, { create: true, schema: this.schema });
+      db = openDatabase(this.file, { create: true, schema: this.schema, manualCheckpoint: true });
       db.exec('BEGIN IMMEDIATE');
     } catch (err) {
       db?.close();
       lock.release();
       throw err;
     }
-    const session = new KeyedSession<V>(db, lock, new KeyedTable(db, this.file, this.codec, this.opts.batchSize), () => this.sessions.delete(session));
+    const session = new KeyedSession<V>(db, this.file, lock, new KeyedTable(db, this.file, this.codec, this.opts.batchSize), () => this.sessions.delete(session));
     this.sessions.add(session);
     return session;
   }
@@ -109,6 +110,7 @@ export class KeyedSession<V> {
 
   constructor(
     private readonly db: SqliteDatabase,
+    private readonly file: string,
     private readonly lock: WriterLock,
     readonly table: KeyedTable<V>,
     private readonly onEnd: () => void,
@@ -124,6 +126,9 @@ export class KeyedSession<V> {
     this.done = true;
     try {
       this.db.exec('COMMIT');
+      // Copy the committed WAL into the database file off the main thread; the connection stays
+      // open meanwhile so that closing it does not checkpoint synchronously.
+      await checkpointInWorker(this.file);
     } finally {
       this.end();
     }

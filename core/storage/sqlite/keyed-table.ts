@@ -5,7 +5,7 @@
  */
 import type { Keyed, ScanOptions } from '../interfaces.js';
 import { guard, type SqliteDatabase } from './open-database.js';
-import { WRITE_CHUNK, inChunks, yieldToEventLoop } from './yield.js';
+import { WRITE_CHUNK, inChunks, yieldToEventLoop } from '../yield.js';
 
 export interface RowCodec<V> {
   table: string;

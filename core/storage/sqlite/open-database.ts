@@ -15,6 +15,8 @@ export interface OpenOptions {
   readonly?: boolean;
   /** Schema statements run after opening (CREATE TABLE IF NOT EXISTS …). */
   schema?: string;
+  /** Leave checkpoints to checkpointInWorker() (large one-transaction stores: CrawlDb, LinkDb). */
+  manualCheckpoint?: boolean;
 }
 
 const CORRUPT = new Set(['SQLITE_NOTADB', 'SQLITE_CORRUPT', 'SQLITE_CORRUPT_VTAB', 'SQLITE_CANTOPEN']);
@@ -48,7 +50,8 @@ export function openDatabase(file: string, opts: OpenOptions = {}): SqliteDataba
       // WAL + NORMAL: a process crash (kill -9) never loses a committed transaction nor exposes an
       // uncommitted one; only a power loss may roll back the last commit.
       db.pragma('synchronous = NORMAL');
-      db.pragma('cache_size = -16000');
+      db.pragma('cache_size = -8000');
+      if (opts.manualCheckpoint) db.pragma('wal_autocheckpoint = 0');
       db.pragma('temp_store = MEMORY');
       if (opts.schema) db.exec(opts.schema);
     }

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import type { Keyed } from '../interfaces.js';
 import { guard, openDatabase, type SqliteDatabase } from './open-database.js';
 import { decodeValue, encodeValue } from './value-codec.js';
-import { yieldToEventLoop } from './yield.js';
+import { yieldToEventLoop } from '../yield.js';
 
 export const PART_SCHEMA = `
 CREATE TABLE IF NOT EXISTS records (id INTEGER PRIMARY KEY, url TEXT NOT NULL, value BLOB NOT NULL);
