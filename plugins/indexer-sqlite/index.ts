@@ -151,13 +151,16 @@ export class SqliteIndexWriter implements IndexWriter {
     if (!db) throw new NutchError('NUTCH_INDEX_NOT_FOUND', `No index at ${this.file}; run nutch index (or nutch crawl -i) first.`, { file: this.file });
     const match = toFtsQuery(query);
     if (!match || opts.limit <= 0) return [];
+    // Rank first, then build snippets for the top hits only (snippet() on every match is the slow part).
     const rows = db.prepare(
-      `SELECT d.id AS id, f.url AS url, f.title AS title,
-              snippet(documents_fts, -1, ?, ?, '…', 24) AS snippet,
-              bm25(documents_fts, ?, ?, ?, ?) AS rank
-         FROM documents_fts f JOIN documents d ON d.rowid = f.rowid
-        WHERE documents_fts MATCH ? ORDER BY rank LIMIT ?`,
-    ).all(this.snippetStart, this.snippetEnd, ...this.weights, match, Math.floor(opts.limit)) as { id: string; url: string; title: string; snippet: string; rank: number }[];
+      `WITH top AS (
+         SELECT rowid, bm25(documents_fts, ?, ?, ?, ?) AS rank FROM documents_fts
+          WHERE documents_fts MATCH ? ORDER BY rank LIMIT ?)
+       SELECT d.id AS id, f.url AS url, f.title AS title,
+              snippet(documents_fts, -1, ?, ?, '…', 24) AS snippet, top.rank AS rank
+         FROM top JOIN documents_fts f ON f.rowid = top.rowid JOIN documents d ON d.rowid = top.rowid
+        WHERE documents_fts MATCH ? ORDER BY top.rank`,
+    ).all(...this.weights, match, Math.floor(opts.limit), this.snippetStart, this.snippetEnd, match) as { id: string; url: string; title: string; snippet: string; rank: number }[];
     return rows.map((r) => ({ id: r.id, url: r.url, title: r.title, snippet: r.snippet, score: -r.rank }));
   }
 }
