@@ -47,3 +47,17 @@ test('nutch robotsparser: file and URL, Nutch\'s output lines, agent names', asy
   ]);
   assert.equal((await runNutch(['robotsparser', 'missing.txt', 'urls.txt'], { cwd })).code, 2);
 });
+
+test('nutch fetch status line: pages/s, bytes/s, active queues, queued items', async () => {
+  const { fetchProgress } = await import('../../sdk/cli/commands/fetch.js');
+  const { PassThrough } = await import('node:stream');
+  const out = new PassThrough();
+  let text = '';
+  out.on('data', (d) => (text += d));
+  const passed: string[] = [];
+  const show = fetchProgress(out, (e) => passed.push(e.type));
+  show({ type: 'progress', stage: 'fetch', done: 42, counters: { pages_per_second: 7, bytes_per_second: 20480, active_queues: 3, queued: 9, in_flight: 2 } });
+  show({ type: 'stage-end', stage: 'fetch', counters: {}, ms: 5 });
+  assert.match(text, /fetch: 42 pages, 7 pages\/s, 20 kB\/s, 3 active queues, 9 queued, 2 in flight\n/);
+  assert.deepEqual(passed, ['stage-end']);
+});

@@ -11,6 +11,7 @@ import type { FetchItemQueues } from './fetch-item-queues.js';
 export class FetchMonitor {
   private readonly timer: NodeJS.Timeout;
   private lastPages = 0;
+  private lastBytes = 0;
   private lowThroughput = 0;
 
   constructor(
@@ -29,12 +30,16 @@ export class FetchMonitor {
     const maxRetries = conf.getInt('fetcher.throughput.threshold.retries', 5);
     const checkAfter = conf.getInt('fetcher.throughput.threshold.check.after', 5) * 1000;
     let limited = false;
+    const interval = timeLimitMins > 0 && timeLimitMins * 60_000 < 1000 ? Math.max(20, timeLimitMins * 60_000) : 1000;
     const tick = () => {
       const now = Date.now();
       const total = pages();
-      const perSecond = total - this.lastPages;
+      const perSecond = (total - this.lastPages) * (1000 / interval);
       this.lastPages = total;
-      onProgress?.({ type: 'progress', stage: 'fetch', done: total, counters: { ...counters, pages_per_second: perSecond, active_queues: queues.queueCount, queued: queues.totalSize, in_flight: queues.inProgress } });
+      const bytes = counters.bytes_downloaded ?? 0;
+      const bytesPerSecond = (bytes - this.lastBytes) * (1000 / interval);
+      this.lastBytes = bytes;
+      onProgress?.({ type: 'progress', stage: 'fetch', done: total, counters: { ...counters, pages_per_second: Math.round(perSecond), bytes_per_second: Math.round(bytesPerSecond), active_queues: queues.queueCount, queued: queues.totalSize, in_flight: queues.inProgress } });
       if (limited) return;
       if (now >= deadline) {
         limited = true;
@@ -48,7 +53,6 @@ export class FetchMonitor {
         }
       }
     };
-    const interval = timeLimitMins > 0 && timeLimitMins * 60_000 < 1000 ? Math.max(20, timeLimitMins * 60_000) : 1000;
     this.timer = setInterval(tick, interval);
     this.timer.unref();
   }
