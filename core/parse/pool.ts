@@ -7,17 +7,16 @@
  * throws) fails the pool: ready() and every parse() reject with the worker's error.
  */
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { NutchError, errorMessage } from '../errors.js';
 import type { Configuration } from '../config/configuration.js';
-import { packageRoot } from '../config/package-root.js';
 import type { Logger } from '../log.js';
 import type { PluginRepository } from '../plugin/plugin-repository.js';
 import type { Content } from '../model/content.js';
 import { ParseStatusMinor, failedParse, singleParseResult } from '../model/parse.js';
 import type { ParseOutcome } from './parse-util.js';
-import type { FromWorker, SerializedError, ToWorker, WorkerInit } from './worker-protocol.js';
+import type { FromWorker, ToWorker, WorkerInit } from './worker-protocol.js';
+import { createWorker, workerStartError } from './worker-spawn.js';
 
 export interface ParsePoolOptions {
   conf: Configuration;
@@ -49,10 +48,6 @@ interface Slot {
   timer?: NodeJS.Timeout;
   ready: Promise<void>;
 }
-
-const fromSource = import.meta.url.endsWith('.ts');
-/** Bounds one worker's heap, so a pathological page kills its worker, not the crawler. */
-const WORKER_HEAP_MB = 1536;
 
 export class ParsePool {
   readonly size: number;
@@ -264,22 +259,4 @@ function failedOutcome(content: Content, message: string, minor: number): ParseO
   const parse = failedParse(message, minor);
   parse.data.contentMeta = { ...content.metadata };
   return { result: singleParseResult(content.url, parse), signature: null };
-}
-
-function workerStartError(e: SerializedError): Error {
-  const code = e.code === 'NUTCH_PLUGIN_START_FAILED' || e.code?.startsWith('NUTCH_PLUGIN') || e.code?.startsWith('NUTCH_PARSE_PLUGINS') || e.code?.startsWith('NUTCH_CONFIG') || e.code === 'NUTCH_EXTENSION_NOT_FOUND'
-    ? (e.code as 'NUTCH_PLUGIN_START_FAILED')
-    : 'NUTCH_PARSE_WORKER_FAILED';
-  return new NutchError(code, `Parse worker could not start: ${e.message}`);
-}
-
-/** From source: an eval bootstrap registers tsx and imports the .ts entry; from dist: the built entry. */
-function createWorker(init: WorkerInit): Worker {
-  const resourceLimits = { maxOldGenerationSizeMb: WORKER_HEAP_MB };
-  if (!fromSource) return new Worker(join(packageRoot(), 'dist', 'core', 'parse', 'parse-worker.js'), { workerData: init, resourceLimits });
-  const entry = new URL('./parse-worker.ts', import.meta.url).href;
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const bootstrap = `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); })`
-    + `.catch((e) => { require('node:worker_threads').parentPort.postMessage({ type: 'init-error', error: { message: String((e && e.stack) || e) } }); });`;
-  return new Worker(bootstrap, { eval: true, workerData: init, resourceLimits });
 }
