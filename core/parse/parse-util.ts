@@ -15,7 +15,7 @@ import {
 } from '../model/parse.js';
 import { ExtensionPoints } from '../extension-points/extension-point.js';
 import type { ExtensionChains } from '../extension-points/extension-chains.js';
-import type { HtmlParseFilters } from '../extension-points/html-parse-filter.js';
+import { HtmlParseFilters, type HtmlParseFilter } from '../extension-points/html-parse-filter.js';
 import { selectParsers, type Parser, type ParserCandidate, type ParsePluginsMapping } from '../extension-points/parser.js';
 import type { Signature } from '../extension-points/signature.js';
 import { loadParsePlugins } from './parse-plugins.js';
@@ -47,7 +47,7 @@ export class ParseUtil {
       const ext = chains.repo.findExtension(ExtensionPoints.Parser.id, c.extensionId)!;
       parsers.set(c.extensionId, await chains.repo.getInstance<Parser>(ext));
     }
-    const htmlParseFilters = await chains.htmlParseFilters();
+    const htmlParseFilters = await taggedHtmlParseFilters(chains);
     const signature = await chains.signature();
     return new ParseUtil(parsers, candidates, mapping, htmlParseFilters, signature, log);
   }
@@ -109,6 +109,27 @@ export class ParseUtil {
     }
     return { result, signature, parser };
   }
+}
+
+/** The HtmlParseFilter chain, each filter's errors tagged with its extension id, plugin and URL. */
+async function taggedHtmlParseFilters(chains: ExtensionChains): Promise<HtmlParseFilters> {
+  const steps: { extensionId: string; filter: HtmlParseFilter }[] = [];
+  for (const ext of chains.htmlParseFilterChain()) {
+    const inner = await chains.repo.getInstance<HtmlParseFilter>(ext);
+    steps.push({
+      extensionId: ext.id,
+      filter: {
+        async filter(content, result, metaTags, doc) {
+          try {
+            return await inner.filter(content, result, metaTags, doc);
+          } catch (err) {
+            throw chains.tag(ExtensionPoints.HtmlParseFilter.id, ext.id, content.url, err);
+          }
+        },
+      },
+    });
+  }
+  return new HtmlParseFilters(steps);
 }
 
 /** Outlinks resolved against the page (a parser may return relative ones); unresolvable ones dropped. */

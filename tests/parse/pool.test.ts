@@ -150,3 +150,20 @@ test('pool: two workers parse concurrently', async () => {
     await ctx.close();
   }
 });
+
+test('pool: an HtmlParseFilter that throws fails the parse with an error naming the filter, its plugin and the URL', async () => {
+  const ctx = createTestContext({
+    cwd: mkdtempSync(join(tmpdir(), 'parse-pool-')),
+    env: { NUTCH_CONF_DIR: join(tmpdir(), 'no-such-conf') },
+    pluginFolders: [join(testPlugins, 'htmlparsefilter-throw')],
+    defines: { 'plugin.includes': 'parse-html|htmlparsefilter-throw', 'parser.worker.threads': '1' },
+  });
+  try {
+    const out = await parsePoolOf(ctx).parse(page('http://a.example/f', 'text/html'));
+    const status = out.result.parses['http://a.example/f']!.data.status;
+    assert.equal(status.majorCode, ParseStatusCode.FAILED);
+    assert.match(status.args[0]!, /HtmlParseFilter htmlparsefilter-throw \(plugin htmlparsefilter-throw\) failed on http:\/\/a\.example\/f: filter exploded/);
+  } finally {
+    await ctx.close();
+  }
+});
