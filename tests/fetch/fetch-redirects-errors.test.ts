@@ -115,3 +115,23 @@ test('fetcher.parse with a parse hook: called once per successful page', async (
   } });
   assert.deepEqual(seen.sort(), web.allUrls().sort());
 });
+
+test('a Protocol plugin that throws: fetch_retry, logged and reported with the extension id', async (t) => {
+  const { fixtureContext } = await import('../helpers/context.js');
+  const { tempDir } = await import('../helpers/temp-dir.js');
+  const ctx = Object.assign(fixtureContext(t, {
+    includeBuiltins: false,
+    defines: { 'http.agent.name': 'TestBot', 'fetcher.server.delay': '0' },
+    plugins: [{ id: 'protocol-broken', extensions: [{ point: 'Protocol', parameters: { protocolName: 'broken' }, implementation: class {
+      async getProtocolOutput(): Promise<never> { throw new Error('boom'); }
+    } }] }],
+  }), { crawlDir: tempDir(t) });
+  const seg = await generateSegment(ctx, [['broken://a/1', 'broken://a/2']]);
+  const errors: string[] = [];
+  const counters = await fetch(ctx, { segment: seg }, { onProgress: (e) => { if (e.type === 'error') errors.push(`${e.code} ${e.url} ${e.message}`); } });
+  assert.equal(counters.exception, 2);
+  assert.deepEqual(errors.sort(), ['NUTCH_EXTENSION_FAILED broken://a/1 boom', 'NUTCH_EXTENSION_FAILED broken://a/2 boom']);
+  const recs = await readPart(ctx, seg, 'crawl_fetch');
+  assert.ok(recs.every((r) => statusName(r.value.status) === 'fetch_retry'));
+  assert.ok(ctx.log.records.some((r) => r.level === 'warn' && r.fields?.extension === 'protocol-broken'));
+});

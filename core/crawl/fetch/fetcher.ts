@@ -153,7 +153,14 @@ export async function fetch(ctx: NutchContext, args: FetchArgs, opts: StageOptio
       active++;
       processItem(deps, item)
         .catch(async (err) => {
-          log.warn(`fetch of ${item.url} failed: ${(err as Error).message}`);
+          let extension: string | undefined;
+          try {
+            extension = protocols.select(item.url).extensionId;
+          } catch {
+            // no protocol: the error says so
+          }
+          log.warn(`fetch of ${item.url} failed: ${(err as Error).message}`, { code: 'NUTCH_EXTENSION_FAILED', point: 'Protocol', extension, url: item.url });
+          opts.onProgress?.({ type: 'error', stage: 'fetch', url: item.url, code: 'NUTCH_EXTENSION_FAILED', message: (err as Error).message });
           count(counters, 'exception');
           await record(item, item.url, item.datum, null, { code: 16, args: [String((err as Error).message)], lastModified: 0 }, CrawlStatus.STATUS_FETCH_RETRY);
           return false;
