@@ -79,3 +79,19 @@ test('test web runs in a child process and answers linksOf in the parent', async
     await web.close();
   }
 });
+
+test('test web: redirect and 404 links when asked, hosts beyond 127.0.0.254', async () => {
+  const web = await startTestWeb({ hosts: 260, pagesPerHost: 2, linksPerPage: 40, redirects: 0.3, notFoundRatio: 0.2, externalLinkRatio: 0 });
+  try {
+    assert.equal(new Set(web.hosts.map((h) => h.split(':')[0])).size, 260);
+    assert.match(web.seeds[259]!, /^http:\/\/127\.0\.1\.\d+:\d+\/$/);
+    const links = web.linksOf(web.seeds[259]!);
+    assert.ok(links.some((l) => /\/redirect\/30[12]\/\d+$/.test(l)));
+    assert.ok(links.some((l) => /\/missing\//.test(l)));
+    const r = await get(links.find((l) => l.includes('/missing/'))!);
+    assert.equal(r.status, 404);
+    assert.equal((await get(web.seeds[259]!)).status, 200);
+  } finally {
+    await web.close();
+  }
+});
