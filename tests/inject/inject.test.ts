@@ -48,7 +48,7 @@ test('every bad seed line is counted and logged with file:line; the rest is inje
   const huge = 'http://huge.example/' + 'x'.repeat(1024 * 1024 + 10);
   const longUrl = 'http://long.example/' + 'y'.repeat(5000);
   fs.writeFileSync(file, Buffer.concat([
-    Buffer.from('http://ok1.example/\n'),          // 1
+    Buffer.from('\ufeffhttp://ok1.example/\n'),    // 1 (with a byte order mark)
     Buffer.from('not a url at all\n'),              // 2 malformed
     Buffer.from('http//missing-colon.example\n'),   // 3 malformed
     Buffer.from('http://ok2.example/\tnutch.score=abc\tnutch.fetchInterval=1.5\tnovalue\n'), // 4 bad metadata x3

@@ -19,6 +19,7 @@ export interface ParsedSeedLine {
 
 /** Null for blank lines and `#` comments. */
 export function splitSeedLine(text: string): ParsedSeedLine | null {
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); // a UTF-8 byte order mark on line 1
   const tab = text.indexOf('\t');
   const url = (tab < 0 ? text : text.slice(0, tab)).trim();
   if (url.length === 0 || url.startsWith('#')) return null;
