@@ -5,7 +5,7 @@
  */
 import 'reflect-metadata';
 import type { DependencyContainer } from 'tsyringe';
-import { NutchError } from '../errors.js';
+import { NutchError, errorMessage, isNutchError } from '../errors.js';
 import type { PluginContext } from './plugin-context.js';
 import type { ExtensionDescriptor } from './plugin-descriptor.js';
 
@@ -41,7 +41,19 @@ export async function instantiate(
       { plugin: ext.pluginId, extension: ext.id, point: ext.point },
     );
   }
-  const instance = await (container.resolve(token) as unknown);
+  let instance: unknown;
+  try {
+    instance = await (container.resolve(token) as unknown);
+  } catch (err) {
+    // A NutchError (a rule file not found, a bad property) already names its culprit and keeps its code.
+    if (isNutchError(err)) throw err;
+    throw new NutchError(
+      'NUTCH_EXTENSION_FAILED',
+      `Plugin ${ext.pluginId}: creating extension ${ext.id} (${ext.point}) from export "${ext.implementation}" failed: ${errorMessage(err)}`,
+      { plugin: ext.pluginId, extension: ext.id, point: ext.point },
+      { cause: err },
+    );
+  }
   const missing = requiredMethods.filter((m) => typeof (instance as Record<string, unknown> | null)?.[m] !== 'function');
   if (instance === null || typeof instance !== 'object' || missing.length) {
     throw new NutchError(

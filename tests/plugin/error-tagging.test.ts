@@ -42,3 +42,16 @@ test('URLFilter errors are recorded (logged with plugin, point, URL) and the URL
   const rec = ctx.log.records.find((r) => r.fields.code === 'NUTCH_EXTENSION_FAILED')!;
   assert.deepEqual([rec.fields.plugin, rec.fields.point, rec.fields.url], ['bad-filter', 'URLFilter', 'http://x.example/']);
 });
+
+test('a constructor or factory that throws: NUTCH_EXTENSION_FAILED naming plugin and extension; NutchErrors keep their code', async (t) => {
+  const ctx = fixtureContext(t, {
+    plugins: [
+      { id: 'bad-ctor', extensions: [{ point: 'URLFilter', implementation: class { constructor() { throw new Error('model file missing'); } } }] },
+      { id: 'bad-factory', extensions: [{ point: 'URLNormalizer', implementation: async () => { throw Object.assign(new Error('rules.txt not found'), { code: 'NUTCH_CONFIG_FILE_NOT_FOUND' }); } }] },
+    ],
+  });
+  await assert.rejects(ctx.extensions.urlFilters(), (err: any) =>
+    err.code === 'NUTCH_EXTENSION_FAILED' && err.details.plugin === 'bad-ctor' &&
+    err.message === 'Plugin bad-ctor: creating extension bad-ctor (URLFilter) from export "urlfilter-0" failed: model file missing');
+  await assert.rejects(ctx.extensions.urlNormalizers(), (err: any) => err.code === 'NUTCH_CONFIG_FILE_NOT_FOUND' && err.message === 'rules.txt not found');
+});
