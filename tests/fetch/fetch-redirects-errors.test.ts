@@ -135,3 +135,21 @@ test('a Protocol plugin that throws: fetch_retry, logged and reported with the e
   assert.ok(recs.every((r) => statusName(r.value.status) === 'fetch_retry'));
   assert.ok(ctx.log.records.some((r) => r.level === 'warn' && r.fields?.extension === 'protocol-broken'));
 });
+
+test('fetcher.parse: a slow parse hook holds back fetching (bounded pending parses)', async (t) => {
+  const web = await startTestWeb({ hosts: 2, pagesPerHost: 6, linksPerPage: 1 });
+  t.after(() => web.close());
+  const ctx = fetchContext(t, { 'fetcher.parse': 'true' });
+  const seg = await generateSegment(ctx, [web.allUrls()]);
+  let pending = 0;
+  let maxPending = 0;
+  let parsed = 0;
+  await fetch(ctx, { segment: seg, threads: 2, parse: async () => {
+    maxPending = Math.max(maxPending, ++pending);
+    await new Promise((r) => setTimeout(r, 30));
+    pending--;
+    parsed++;
+  } });
+  assert.equal(parsed, 12);
+  assert.ok(maxPending <= 4, `pending parses ${maxPending}`);
+});

@@ -76,6 +76,7 @@ export async function fetch(ctx: NutchContext, args: FetchArgs, opts: StageOptio
     const parseInline = conf.getBoolean('fetcher.parse', false);
     if (parseInline && !args.parse) log.warn('fetcher.parse is true but no parser is wired to this fetch; content is stored unparsed (run nutch parse)');
     const parses = new Set<Promise<void>>();
+    const maxPendingParses = Math.max(2, threads * 2);
 
     const deps: FetcherThreadDeps = {
       queues, protocols, normalizers, filters, scoring, counters, log,
@@ -114,6 +115,8 @@ export async function fetch(ctx: NutchContext, args: FetchArgs, opts: StageOptio
         });
         parses.add(p);
         void p.finally(() => parses.delete(p));
+        // back-pressure: a parse pool slower than the network holds fetch slots instead of memory
+        while (parses.size >= maxPendingParses) await Promise.race(parses);
       }
     };
 
