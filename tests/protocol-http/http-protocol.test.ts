@@ -140,3 +140,17 @@ test('protocol-http: robots.txt from the test web, cached', async (t) => {
   await p.getRobotRules!(web.url(1, '/'), null);
   assert.equal(web.requestsFor(web.url(1, '/robots.txt')).length, 1);
 });
+
+test('protocol-http: Retry-After as seconds or HTTP date; agent string as Nutch', async () => {
+  const { parseRetryAfter } = await import('../../plugins/protocol-http/http-protocol.js');
+  const { agentString } = await import('../../plugins/protocol-http/http-headers.js');
+  const now = Date.UTC(2024, 0, 1, 12, 0, 0);
+  assert.equal(parseRetryAfter('120', now), 120_000);
+  assert.equal(parseRetryAfter('Mon, 01 Jan 2024 12:00:30 GMT', now), 30_000);
+  assert.equal(parseRetryAfter('Mon, 01 Jan 2024 11:00:00 GMT', now), 0);
+  assert.equal(parseRetryAfter('soon', now), null);
+  assert.equal(parseRetryAfter(undefined, now), null);
+  const { createTestContext } = await import('../../sdk/testing.js');
+  const conf = createTestContext({ defines: { 'http.agent.name': 'Bot', 'http.agent.version': '2.0', 'http.agent.description': 'test crawler', 'http.agent.email': 'bot@example.com' } }).conf;
+  assert.equal(agentString(conf), 'Bot/2.0 (test crawler; bot@example.com)');
+});
