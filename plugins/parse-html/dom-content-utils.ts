@@ -90,6 +90,7 @@ const ANCHOR = 8;
 const META = 16;
 const BASE = 32;
 const TITLE = 64;
+const BODY = 128;
 
 /** One lookup per element: what a tag name means to the collector, as bit flags. */
 function tagFlags(opts: WalkOptions): Map<string, number> {
@@ -102,6 +103,7 @@ function tagFlags(opts: WalkOptions): Map<string, number> {
   add('meta', META);
   add('base', BASE);
   add('title', TITLE);
+  add('body', BODY);
   return flags;
 }
 
@@ -122,6 +124,11 @@ export class ContentCollector {
   private titleDepth = 0;
   private titleStart = -1;
   private pending = '';
+  /** Child nodes seen so far (elements and text chunks), to tell an empty <a></a> from one with content. */
+  private events = 0;
+  private readonly eventMarks: number[] = [];
+  /** Title and base are taken from the head only, as Nutch's getTitle/getBase stop at <body>. */
+  private inBody = false;
 
   constructor(private readonly opts: WalkOptions) {
     let flags = flagCache.get(opts);
@@ -131,6 +138,7 @@ export class ContentCollector {
 
   onOpen(name: string, attribs: Record<string, string>): void {
     if (this.pending) this.flushText();
+    this.events++;
     const f = this.flags.get(name);
     // Unflagged elements leave no trace: opens and closes of one name always pair up.
     if (f === undefined) return;
@@ -138,7 +146,9 @@ export class ContentCollector {
       const content = attribs.content;
       if (content !== undefined) this.metas.push({ name: attribs.name?.toLowerCase() ?? null, httpEquiv: attribs['http-equiv']?.toLowerCase() ?? null, content });
     } else if (f & BASE) {
-      if (this.baseHref === null && attribs.href) this.baseHref = attribs.href.trim();
+      if (this.baseHref === null && attribs.href && !this.inBody) this.baseHref = attribs.href.trim();
+    } else if (f & BODY) {
+      this.inBody = true;
     }
     let link: RawLink | null = null;
     if (f & LINK) {
@@ -147,8 +157,9 @@ export class ContentCollector {
     }
     if (f & SEPARATOR) this.lineBreak();
     if (f & SKIP) this.skipDepth++;
-    if (f & TITLE && this.title === null && this.titleDepth++ === 0) this.titleStart = this.parts.length;
+    if (f & TITLE && this.title === null && !this.inBody && this.titleDepth++ === 0) this.titleStart = this.parts.length;
     this.open.push(link && f & ANCHOR ? link : null);
+    this.eventMarks.push(this.events);
     this.anchorStarts.push(this.parts.length);
   }
 
@@ -157,6 +168,7 @@ export class ContentCollector {
    * before collapsing, as the DOM holds them in one node.
    */
   onText(data: string): void {
+    this.events++;
     if (this.skipDepth > 0) return;
     this.pending = this.pending ? this.pending + data : data;
   }
@@ -173,9 +185,14 @@ export class ContentCollector {
     if (f === undefined) return;
     const link = this.open.pop();
     const anchorStart = this.anchorStarts.pop()!;
+    const mark = this.eventMarks.pop()!;
     if (f & SKIP) this.skipDepth--;
     if (f & TITLE && this.titleDepth > 0 && --this.titleDepth === 0 && this.title === null) this.title = joinParts(this.parts, this.titleStart, false);
-    if (link) link.anchor = joinParts(this.parts, anchorStart, false);
+    if (link) {
+      // Nutch's shouldThrowAwayLink: an <a> or <form> without any child node is not a link.
+      if (this.events === mark) this.links.splice(this.links.lastIndexOf(link), 1);
+      else link.anchor = joinParts(this.parts, anchorStart, false);
+    }
     if (f & SEPARATOR) this.lineBreak();
   }
 

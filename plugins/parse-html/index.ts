@@ -30,6 +30,7 @@ export class HtmlParser implements Parser {
   private readonly defaultEncoding: string;
   private readonly metatagNames: ReadonlySet<string>;
   private readonly allMetatags: boolean;
+  private readonly fixEmbeddedParams: boolean;
 
   constructor(ctx: PluginContext) {
     const conf = ctx.conf;
@@ -46,6 +47,7 @@ export class HtmlParser implements Parser {
     const names = conf.getStrings('metatags.names').map((n) => n.toLowerCase());
     this.allMetatags = names.includes('*');
     this.metatagNames = new Set(names);
+    this.fixEmbeddedParams = conf.getBoolean('parser.fix.embeddedparams', true);
   }
 
   async getParse(content: Content, parseContext?: ParseContext): Promise<ParseResult> {
@@ -92,7 +94,7 @@ export class HtmlParser implements Parser {
       data: createParseData({
         status,
         title: metaTags.noIndex ? '' : walked.title,
-        outlinks: metaTags.noFollow ? [] : toOutlinks(walked.links, baseUrl),
+        outlinks: metaTags.noFollow ? [] : toOutlinks(walked.links, baseUrl, this.fixEmbeddedParams),
         contentMeta: content.metadata,
         parseMeta,
       }),
@@ -115,16 +117,37 @@ export class HtmlParser implements Parser {
 }
 
 /** Absolute outlinks; unresolvable targets and non-fetchable schemes are dropped. */
-export function toOutlinks(links: readonly RawLink[], baseUrl: string): Outlink[] {
+export function toOutlinks(links: readonly RawLink[], baseUrl: string, fixEmbeddedParams = false): Outlink[] {
   const out: Outlink[] = [];
+  const params = fixEmbeddedParams ? embeddedParams(baseUrl) : null;
   for (const link of links) {
-    const href = resolveUrl(link.target, baseUrl);
+    const target = params && isRelativePath(link.target) ? withParams(link.target, params) : link.target;
+    const href = resolveUrl(target, baseUrl);
     if (!href) continue;
     const colon = href.indexOf(':');
     if (DROPPED_SCHEMES.has(href.slice(0, colon + 1).toLowerCase())) continue;
     out.push({ toUrl: href, anchor: link.anchor });
   }
   return out;
+}
+
+/** `;jsessionid=…` style params in the base URL's path (parser.fix.embeddedparams), or null. */
+function embeddedParams(baseUrl: string): string | null {
+  const semi = baseUrl.indexOf(';');
+  if (semi <= 0) return null;
+  const end = baseUrl.slice(semi).search(/[?#]/);
+  return end < 0 ? baseUrl.slice(semi) : baseUrl.slice(semi, semi + end);
+}
+
+/** A relative reference without its own ;params: absolute and protocol-relative targets keep theirs. */
+function isRelativePath(target: string): boolean {
+  return !target.includes(';') && !/^\s*(?:[a-z][a-z0-9+.-]*:|\/\/)/i.test(target);
+}
+
+/** Nutch's fixEmbeddedParams: the base's params move to the target's path, before any query string. */
+function withParams(target: string, params: string): string {
+  const q = target.search(/[?#]/);
+  return q < 0 ? target + params : target.slice(0, q) + params + target.slice(q);
 }
 
 function getHeader(md: Metadata, name: string): string | undefined {

@@ -241,3 +241,22 @@ test('bad input: a 20 MB page parses (text and links from its end too)', async (
   assert.deepEqual(p.data.outlinks.map((o) => o.toUrl), ['http://www.example.com/at-the-end']);
   assert.ok(p.text.endsWith('elit\nend'));
 });
+
+test('Nutch link rules: an empty <a></a> is no link; title and base come from the head only', async () => {
+  const p = await parse('<html><head><title>Head title</title></head><body><base href="http://late.example/"><title>Body title</title><a href="empty.html"></a><a href="ws.html"> </a><a href="img.html"><img src="i.png"></a></body></html>');
+  assert.equal(p.data.title, 'Head title');
+  assert.deepEqual(p.data.outlinks.map((o) => o.toUrl), [
+    'http://www.example.com/dir/ws.html', 'http://www.example.com/dir/img.html', 'http://www.example.com/dir/i.png',
+  ]);
+});
+
+test('parser.fix.embeddedparams: the base URL\'s ;params move to relative targets (before the query)', async () => {
+  const html = '<a href="next.html">n</a><a href="q.html?x=1">q</a><a href="own.html;sid=2">o</a><a href="http://other.example/">x</a>';
+  const url = 'http://www.example.com/dir/page.html;jsessionid=ABC';
+  const fixed = await parse(html, { url });
+  assert.deepEqual(fixed.data.outlinks.map((o) => o.toUrl), [
+    'http://www.example.com/dir/next.html;jsessionid=ABC', 'http://www.example.com/dir/q.html;jsessionid=ABC?x=1', 'http://www.example.com/dir/own.html;sid=2', 'http://other.example/',
+  ]);
+  const plain = await parse(html, { url }, { 'parser.fix.embeddedparams': 'false' });
+  assert.equal(plain.data.outlinks[0]!.toUrl, 'http://www.example.com/dir/next.html');
+});
