@@ -6,21 +6,12 @@
  * intersection, Java's line terminators for `. ^ $` — and anything that cannot be rewritten exactly
  * throws JavaRegexError with the offset, never a silently different pattern.
  */
-import {
-  LINE_TERMINATORS, PREDEFINED, addAsciiCaseVariants, classBody, complement, intersect, literal, normalize, type Ranges,
-} from './char-set.js';
-import { translateProperty } from './properties.js';
+import { LINE_TERMINATORS, addAsciiCaseVariants, classBody, literal, normalize, type Ranges } from './char-set.js';
+import { parseCharClass } from './char-class.js';
+import { JavaRegexError, PatternCursor, type Flags } from './pattern-cursor.js';
 
-export class JavaRegexError extends Error {
-  constructor(message: string, readonly index: number) {
-    super(`${message} near index ${index}`);
-    this.name = 'JavaRegexError';
-  }
-}
+export { JavaRegexError } from './pattern-cursor.js';
 
-interface Flags {
-  i: boolean; s: boolean; m: boolean; x: boolean; d: boolean; u: boolean;
-}
 
 /** A group being parsed (or the whole pattern): enough to tell whether a capture surely took part. */
 interface Frame {
@@ -58,16 +49,11 @@ export function translateJavaRegex(pattern: string): TranslatedRegex {
   return new Translator(pattern).run();
 }
 
-class Translator {
-  private pos = 0;
-  private flags: Flags = { i: false, s: false, m: false, x: false, d: false, u: false };
+class Translator extends PatternCursor {
   private jsGroups = 0;
   private readonly captures: Capture[] = [];
   private readonly names = new Map<string, number>();
   private readonly frames: Frame[] = [];
-  private nativeIgnoreCase = false;
-
-  constructor(private readonly src: string) {}
 
   run(): TranslatedRegex {
     // (?iu) at the very start: Unicode case folding, which JavaScript's `iu` flags implement.
@@ -78,10 +64,6 @@ class Translator {
     const body = this.alternation(root, true);
     if (this.pos < this.src.length) throw new JavaRegexError(`Unmatched closing ')'`, this.pos);
     return { source: body, flags: this.nativeIgnoreCase ? 'iu' : 'u' };
-  }
-
-  private error(message: string, at = this.pos): never {
-    throw new JavaRegexError(message, at);
   }
 
   private alternation(frame: Frame, root = false): string {
@@ -202,8 +184,7 @@ class Translator {
         return this.group();
       case '[': {
         this.pos++;
-        const set = this.classContents();
-        return { js: set, quantifiable: true };
+        return { js: parseCharClass(this), quantifiable: true };
       }
       case '.':
         this.pos++;
@@ -262,7 +243,6 @@ class Translator {
   private group(): Piece | null {
     const start = this.pos;
     this.pos++;
-    const parent = this.frames[this.frames.length - 1];
     const frame: Frame = { branch: 0, hasAlternation: false, optional: false, negative: false, closed: false };
     let prefix = '(?:';
     let capture: Capture | null = null;
@@ -312,7 +292,6 @@ class Translator {
     frame.closed = true;
     if (capture) capture.closed = true;
     if (atomic) return { js: `(?:(?=(${body}))\\${atomicIndex})`, quantifiable: true, frame };
-    void parent;
     return { js: `${prefix}${body})`, quantifiable: true, frame };
   }
 
@@ -353,7 +332,6 @@ class Translator {
       case 'b': case 'B':
         if (this.src[this.pos + 2] === '{') this.error('\\b{g} (grapheme boundaries) has no JavaScript equivalent', at);
         this.pos += 2;
-        if (this.flags.i && !this.nativeIgnoreCase) return { js: `\\${c}`, quantifiable: false };
         return { js: `\\${c}`, quantifiable: false };
       case 'G': this.error('\\G has no JavaScript equivalent', at);
       // falls through
@@ -412,94 +390,6 @@ class Translator {
     return `\\${cap.jsIndex}`;
   }
 
-  /** Character-class escapes: `\d \w \s \h \v`, their negations, `\p{…}`; null when not one. */
-  private classEscape(): { ranges: Ranges; js?: string } | null {
-    const c = this.src[this.pos + 1];
-    const lower = c.toLowerCase();
-    if (PREDEFINED[lower] && 'dwshvDWSHV'.includes(c)) {
-      this.pos += 2;
-      return { ranges: c === lower ? PREDEFINED[lower] : complement(PREDEFINED[lower]) };
-    }
-    if (c === 'p' || c === 'P') {
-      const at = this.pos;
-      let name: string;
-      if (this.src[this.pos + 2] === '{') {
-        const end = this.src.indexOf('}', this.pos + 3);
-        if (end === -1) this.error('Unclosed character family', at);
-        name = this.src.slice(this.pos + 3, end);
-        this.pos = end + 1;
-      } else {
-        name = this.src[this.pos + 2] ?? '';
-        this.pos += 3;
-      }
-      let negate = c === 'P';
-      if (name.startsWith('^')) { negate = !negate; name = name.slice(1); }
-      const t = translateProperty(name);
-      if ('error' in t) this.error(t.error, at);
-      if ('ranges' in t) return { ranges: negate ? complement(t.ranges) : t.ranges };
-      const js = `\\${negate ? 'P' : 'p'}{${t.js}}`;
-      try {
-        new RegExp(js, 'u');
-      } catch {
-        this.error(`unknown character property "${name}"`, at);
-      }
-      return { ranges: [], js };
-    }
-    return null;
-  }
-
-  /** A single-character escape (`\t`, `\x41`, `\u00e9`, `\0101`, `\cA`, `\.` …) as a code point. */
-  private charEscape(): number {
-    const at = this.pos;
-    const c = this.src[this.pos + 1];
-    const simple: Record<string, number> = { t: 9, n: 10, r: 13, f: 12, a: 7, e: 27 };
-    if (simple[c] !== undefined) { this.pos += 2; return simple[c]; }
-    if (c === '0') {
-      const m = /^[0-7]{1,3}/.exec(this.src.slice(this.pos + 2));
-      if (!m) this.error('Illegal octal escape sequence', at);
-      let digits = m[0];
-      if (digits.length === 3 && Number(digits[0]) > 3) digits = digits.slice(0, 2);
-      this.pos += 2 + digits.length;
-      return parseInt(digits, 8);
-    }
-    if (c === 'x') {
-      const braced = /^\\x\{([0-9a-fA-F]+)\}/.exec(this.src.slice(this.pos));
-      if (braced) {
-        const cp = parseInt(braced[1], 16);
-        if (cp > 0x10ffff) this.error('Hexadecimal codepoint is too big', at);
-        this.pos += braced[0].length;
-        return cp;
-      }
-      const m = /^\\x([0-9a-fA-F]{2})/.exec(this.src.slice(this.pos));
-      if (!m) this.error('Illegal hexadecimal escape sequence', at);
-      this.pos += 4;
-      return parseInt(m[1], 16);
-    }
-    if (c === 'u') {
-      const m = /^\\u([0-9a-fA-F]{4})/.exec(this.src.slice(this.pos));
-      if (!m) this.error('Illegal Unicode escape sequence', at);
-      this.pos += 6;
-      let cp = parseInt(m[1], 16);
-      const low = /^\\u(d[c-f][0-9a-f]{2})/i.exec(this.src.slice(this.pos));
-      if (cp >= 0xd800 && cp <= 0xdbff && low) {
-        cp = 0x10000 + ((cp - 0xd800) << 10) + (parseInt(low[1], 16) - 0xdc00);
-        this.pos += 6;
-      }
-      return cp;
-    }
-    if (c === 'c') {
-      const x = this.src[this.pos + 2];
-      if (x === undefined) this.error('Illegal control escape sequence', at);
-      this.pos += 3;
-      return x.charCodeAt(0) ^ 64;
-    }
-    if (/[a-zA-Z]/.test(c)) this.error(`Illegal/unsupported escape sequence \\${c}`, at);
-    if (/[0-9]/.test(c)) this.error(`Illegal/unsupported escape sequence \\${c}`, at);
-    const cp = this.src.codePointAt(this.pos + 1)!;
-    this.pos += cp > 0xffff ? 3 : 2;
-    return cp;
-  }
-
   private setToJs(set: { ranges: Ranges; js?: string }): string {
     let ranges = set.ranges;
     if (this.flags.i && !this.nativeIgnoreCase) ranges = addAsciiCaseVariants(ranges);
@@ -513,101 +403,4 @@ class Translator {
     return `[${classBody(ranges)}]`;
   }
 
-  /** A class after its `[`, Java-style: nested classes are unions, `&&` intersects. */
-  private classContents(): string {
-    const start = this.pos - 1;
-    const result = this.classSet(start);
-    if (result.js.length) {
-      if (result.negated) {
-        if (result.ranges.length === 0 && result.js.length === 1) return `[^${result.js[0]}]`;
-        return `[^${classBody(this.caseFold(result.ranges))}${result.js.join('')}]`;
-      }
-      return `[${classBody(this.caseFold(result.ranges))}${result.js.join('')}]`;
-    }
-    let ranges = this.caseFold(result.ranges);
-    if (result.negated) ranges = complement(ranges);
-    return ranges.length ? `[${classBody(ranges)}]` : '[]';
-  }
-
-  private caseFold(r: Ranges): Ranges {
-    return this.flags.i && !this.nativeIgnoreCase ? addAsciiCaseVariants(r) : r;
-  }
-
-  /** Parses up to the matching `]`; returns ranges plus JavaScript `\p{…}` items (union only). */
-  private classSet(start: number): { ranges: Ranges; js: string[]; negated: boolean } {
-    let negated = false;
-    if (this.src[this.pos] === '^') { negated = true; this.pos++; }
-    let ranges: Ranges = [];
-    const js: string[] = [];
-    let firstItem = true;
-    let acc: Ranges | null = null;
-    for (;;) {
-      if (this.pos >= this.src.length) this.error('Unclosed character class', start);
-      const c = this.src[this.pos];
-      if (c === ']' && !firstItem) { this.pos++; break; }
-      firstItem = false;
-      if (this.flags.x && /[ \t\n\r\f\x0b]/.test(c)) { this.pos++; continue; }
-      if (c === '[') {
-        this.pos++;
-        const nested = this.classSet(this.pos - 1);
-        if (nested.negated && nested.js.length) this.error('a negated nested class with \\p{…} has no exact JavaScript form', this.pos);
-        ranges.push(...(nested.negated ? complement(nested.ranges) : nested.ranges));
-        js.push(...nested.js);
-        continue;
-      }
-      if (c === '&' && this.src[this.pos + 1] === '&') {
-        this.pos += 2;
-        if (js.length) this.error('class intersection with \\p{…} has no exact JavaScript form', this.pos);
-        acc = acc ? intersect(acc, ranges) : ranges;
-        ranges = [];
-        continue;
-      }
-      const lo = this.classAtom(ranges, js);
-      if (lo === null) continue;
-      if (this.src[this.pos] === '-' && this.src[this.pos + 1] !== ']' && this.src[this.pos + 1] !== '[' && this.pos + 1 < this.src.length) {
-        const dashAt = this.pos;
-        this.pos++;
-        const hi = this.classAtom(ranges, js);
-        if (hi === null) this.error('Illegal character range', dashAt);
-        if (hi < lo) this.error('Illegal character range', dashAt);
-        ranges.push([lo, hi]);
-      } else {
-        ranges.push([lo, lo]);
-      }
-    }
-    if (acc) {
-      if (js.length) this.error('class intersection with \\p{…} has no exact JavaScript form', this.pos);
-      if (ranges.length) ranges = intersect(acc, ranges);
-      else ranges = acc;
-    }
-    return { ranges: normalize(ranges), js, negated };
-  }
-
-  /** One class member: a code point (returned) or a class escape (added to ranges/js, null returned). */
-  private classAtom(ranges: Ranges, js: string[]): number | null {
-    const c = this.src[this.pos];
-    if (c === '\\') {
-      const n = this.src[this.pos + 1];
-      if (n === 'Q') {
-        const end = this.src.indexOf('\\E', this.pos + 2);
-        const text = this.src.slice(this.pos + 2, end === -1 ? undefined : end);
-        this.pos = end === -1 ? this.src.length : end + 2;
-        for (const ch of text) ranges.push([ch.codePointAt(0)!, ch.codePointAt(0)!]);
-        return null;
-      }
-      if (n === 'b' || n === 'B' || n === 'A' || n === 'z' || n === 'Z' || n === 'R' || n === 'X' || n === 'G' || n === 'k') {
-        this.error(`Illegal/unsupported escape sequence \\${n} in a character class`, this.pos);
-      }
-      const set = this.classEscape();
-      if (set) {
-        ranges.push(...set.ranges);
-        if (set.js) js.push(set.js);
-        return null;
-      }
-      return this.charEscape();
-    }
-    const cp = this.src.codePointAt(this.pos)!;
-    this.pos += cp > 0xffff ? 2 : 1;
-    return cp;
-  }
 }
