@@ -2,16 +2,16 @@
  * dedup (`nutch dedup <crawldb> [-group none|host|domain] [-compareOrder score,fetchTime,urlLength]`),
  * as Nutch's DeduplicationJob: fetched and not-modified pages sharing a signature (within a host or
  * domain with -group) keep one page, chosen by the compare order; the others become db_duplicate.
- * The CrawlDb entries are staged by signature into a temporary sorted table (bounded memory), the
+ * The CrawlDb entries are staged by signature into an external sort (bounded memory), the
  * duplicates marked through ONE CrawlDbUpdate committed at the end (atomic, re-runnable).
  */
-import Database from 'better-sqlite3';
 import { getDomain } from 'tldts';
 import { NutchError } from '../../errors.js';
 import { CrawlStatus, type CrawlDatum } from '../../model/crawl-datum.js';
 import type { NutchContext } from '../context.js';
 import type { CrawlDbUpdate, Keyed } from '../../storage/interfaces.js';
 import { count, type Counters, type ProgressEvent, type StageOptions } from '../progress.js';
+import { ExternalSort } from '../updatedb/external-sort.js';
 import { COMPARE_CRITERIA, DEFAULT_COMPARE_ORDER, getDuplicate, type CompareCriterion, type DedupCandidate } from './duplicate-order.js';
 
 export type DedupGroup = 'none' | 'host' | 'domain';
@@ -48,26 +48,20 @@ export async function dedup(ctx: NutchContext, args: DedupArgs, opts: StageOptio
   log.info(`DeduplicationJob: crawldb: ${args.crawlDb}; group: ${group}; compareOrder: ${order.join(',')}`);
 
   const db = await ctx.storage.openCrawlDb(args.crawlDb);
-  const staging = new Database('');
-  staging.pragma('journal_mode = OFF');
-  staging.pragma('cache_size = -32768');
-  staging.exec('CREATE TABLE sigs (key BLOB NOT NULL, url TEXT NOT NULL, score REAL NOT NULL, fetch_time INTEGER NOT NULL, PRIMARY KEY (key, url)) WITHOUT ROWID');
-  const insert = staging.prepare('INSERT OR IGNORE INTO sigs VALUES (?, ?, ?, ?)');
-  const insertMany = staging.transaction((rows: [Buffer, string, number, number][]) => { for (const r of rows) insert.run(r); });
+  const staging = new ExternalSort({ columns: 3 });
   let session: CrawlDbUpdate | undefined;
   try {
     session = await db.beginUpdate({ force: args.force });
     // 1. Key every fetched / not-modified page by its signature (+ host or domain).
-    let rows: [Buffer, string, number, number][] = [];
+    let scanned = 0;
     for await (const { url, value } of db.scan({ batchSize })) {
+      if (++scanned % batchSize === 0) checkAborted(opts.signal);
       if (value.status !== CrawlStatus.STATUS_DB_FETCHED && value.status !== CrawlStatus.STATUS_DB_NOTMODIFIED) continue;
       if (!value.signature) continue;
       const key = groupKey(value.signature, url, group);
-      if (!key) continue;
-      rows.push([key, url, value.score, value.fetchTime]);
-      if (rows.length >= batchSize) { insertMany(rows); rows = []; checkAborted(opts.signal); }
+      // sorted by group, then URL ('\u0001' sorts below every URL character)
+      if (key !== null) staging.add([`${key}\u0001${url}`, key, value.score, value.fetchTime]);
     }
-    insertMany(rows);
 
     // 2. Walk each signature group; mark the losers (DeduplicationJob's reducer).
     let duplicates: string[] = [];
@@ -84,15 +78,14 @@ export async function dedup(ctx: NutchContext, args: DedupArgs, opts: StageOptio
       checkAborted(opts.signal);
       emit({ type: 'progress', stage: 'dedup', done: counters.documents_marked_as_duplicate!, counters: { ...counters } });
     };
-    let key: Buffer | null = null;
+    let key: string | null = null;
     let kept: DedupCandidate | null = null;
     let steps = 0;
-    const it = staging.prepare('SELECT key, url, score, fetch_time FROM sigs ORDER BY key, url').raw(true).iterate() as IterableIterator<[Buffer, string, number, number]>;
-    for (const [k, url, score, fetchTime] of it) {
-      const doc: DedupCandidate = { url, score, fetchTime };
+    for (const [sortKey, k, score, fetchTime] of staging.sorted()) {
+      const doc: DedupCandidate = { url: sortKey.slice((k as string).length + 1), score: score as number, fetchTime: fetchTime as number };
       counters.documents_compared!++;
-      if (!key || !key.equals(k)) {
-        key = k;
+      if (key !== k) {
+        key = k as string;
         kept = doc;
         continue;
       }
@@ -131,10 +124,10 @@ export async function dedup(ctx: NutchContext, args: DedupArgs, opts: StageOptio
   }
 }
 
-/** The reduce key: the signature, with the host or the domain appended per -group (null: URL unusable). */
-function groupKey(signature: Uint8Array, url: string, group: DedupGroup): Buffer | null {
-  const sig = Buffer.from(signature.buffer, signature.byteOffset, signature.byteLength);
-  if (group === 'none') return Buffer.from(sig);
+/** The reduce key: the signature (hex), with the host or the domain appended per -group (null: URL unusable). */
+function groupKey(signature: Uint8Array, url: string, group: DedupGroup): string | null {
+  const sig = Buffer.from(signature.buffer, signature.byteOffset, signature.byteLength).toString('hex');
+  if (group === 'none') return sig;
   let host: string;
   try {
     host = new URL(url).hostname.toLowerCase();
@@ -142,7 +135,7 @@ function groupKey(signature: Uint8Array, url: string, group: DedupGroup): Buffer
     return null;
   }
   const suffix = group === 'host' ? host : getDomain(host, { allowPrivateDomains: true }) ?? host;
-  return Buffer.concat([sig, Buffer.from(suffix, 'utf8')]);
+  return `${sig} ${suffix}`;
 }
 
 function checkAborted(signal?: AbortSignal): void {

@@ -1,69 +1,40 @@
 /**
- * A disk-backed sorter for updatedb: segment datums are staged into an anonymous temporary SQLite
- * database (deleted by SQLite when closed or when the process dies) keyed by (url, seq), then read
- * back grouped by URL in URL order. Inserts and reads are chunked, so neither the memory (bounded by
- * the page cache) nor any single synchronous step grows with the segment size. This is a scratch
- * sort, not a store: the CrawlDb itself is only reached through the storage interfaces.
+ * updatedb's staging of segment datums: an ExternalSort by URL whose rows are the CrawlDatum fields
+ * (metadata as JSON, the signature as a BLOB). Read back in URL order, then insertion order.
  */
-import Database from 'better-sqlite3';
 import type { CrawlDatum } from '../../model/crawl-datum.js';
 import type { Metadata } from '../../model/metadata.js';
+import { ExternalSort, type SortRow } from './external-sort.js';
 
 /** A staged record with this status means: ignore the CrawlDb's datum for the URL (renamed or filtered). */
 export const DROP_OLD = 0;
 
-const SCHEMA = `CREATE TABLE staged (
-  url TEXT NOT NULL, seq INTEGER NOT NULL, status INTEGER NOT NULL, fetch_time INTEGER NOT NULL,
-  retries INTEGER NOT NULL, fetch_interval REAL NOT NULL, score REAL NOT NULL, modified_time INTEGER NOT NULL,
-  signature BLOB, meta TEXT, PRIMARY KEY (url, seq)) WITHOUT ROWID`;
-
-type Row = [string, number, number, number, number, number, number, number, Buffer | null, string | null];
-
 export class StagingTable {
-  private readonly db: Database.Database;
-  private readonly insert: Database.Statement;
-  private readonly insertMany: (rows: Row[]) => void;
-  private seq = 0;
+  private readonly sort: ExternalSort;
 
-  constructor(cacheMb = 64) {
-    this.db = new Database('');
-    this.db.pragma('journal_mode = OFF');
-    this.db.pragma('synchronous = OFF');
-    this.db.pragma(`cache_size = -${Math.max(2, cacheMb) * 1024}`);
-    this.db.exec(SCHEMA);
-    this.insert = this.db.prepare('INSERT INTO staged VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
-    this.insertMany = this.db.transaction((rows: Row[]) => {
-      for (const r of rows) this.insert.run(r);
-    });
+  constructor(opts: { runSize?: number } = {}) {
+    this.sort = new ExternalSort({ columns: 8, runSize: opts.runSize });
   }
 
   get size(): number {
-    return this.seq;
+    return this.sort.size;
   }
 
-  /** Stages records in one transaction (callers pass a bounded batch). */
   add(records: readonly { url: string; datum: CrawlDatum }[]): void {
-    const rows: Row[] = new Array(records.length);
-    for (let i = 0; i < records.length; i++) {
-      const { url, datum: d } = records[i]!;
+    for (const { url, datum: d } of records) {
       const meta = hasKeys(d.metaData) ? JSON.stringify(d.metaData) : null;
       const sig = d.signature ? Buffer.from(d.signature.buffer, d.signature.byteOffset, d.signature.byteLength) : null;
-      rows[i] = [url, this.seq++, d.status, d.fetchTime, d.retries, d.fetchInterval, Number.isFinite(d.score) ? d.score : 0, d.modifiedTime, sig, meta];
+      this.sort.add([url, d.status, d.fetchTime, d.retries, d.fetchInterval, Number.isFinite(d.score) ? d.score : 0, d.modifiedTime, sig, meta]);
     }
-    this.insertMany(rows);
   }
 
-  /**
-   * Every staged record in URL order (SQLite BINARY order), then insertion order. Rows come one at a
-   * time from the primary-key index, so a URL with a million inlinks never sits in memory at once.
-   */
+  /** Every staged record in URL order (the stores' order), then insertion order. */
   *records(): Generator<{ url: string; datum: CrawlDatum }> {
-    const it = this.db.prepare('SELECT * FROM staged ORDER BY url, seq').raw(true).iterate() as IterableIterator<Row>;
-    for (const row of it) yield { url: row[0], datum: toDatum(row) };
+    for (const row of this.sort.sorted()) yield { url: row[0], datum: toDatum(row) };
   }
 
   close(): void {
-    if (this.db.open) this.db.close();
+    this.sort.close();
   }
 }
 
@@ -73,16 +44,16 @@ function hasKeys(md: Metadata | undefined): boolean {
   return false;
 }
 
-function toDatum(r: Row): CrawlDatum {
-  const sig = r[8];
+function toDatum(r: SortRow): CrawlDatum {
+  const sig = r[7] as Uint8Array | null;
   return {
-    status: r[2],
-    fetchTime: r[3],
-    retries: r[4],
-    fetchInterval: r[5],
-    score: r[6],
-    modifiedTime: r[7],
+    status: r[1] as number,
+    fetchTime: r[2] as number,
+    retries: r[3] as number,
+    fetchInterval: r[4] as number,
+    score: r[5] as number,
+    modifiedTime: r[6] as number,
     signature: sig ? new Uint8Array(sig.buffer, sig.byteOffset, sig.byteLength) : null,
-    metaData: r[9] ? (JSON.parse(r[9]) as Metadata) : {},
+    metaData: r[8] ? (JSON.parse(r[8] as string) as Metadata) : {},
   };
 }
