@@ -144,7 +144,8 @@ export class ContentCollector {
     if (f === undefined) return;
     if (f & META) {
       const content = attribs.content;
-      if (content !== undefined) this.metas.push({ name: attribs.name?.toLowerCase() ?? null, httpEquiv: attribs['http-equiv']?.toLowerCase() ?? null, content });
+      // As HTMLMetaProcessor: meta tags under <body> do not count.
+      if (content !== undefined && !this.inBody) this.metas.push({ name: attribs.name?.toLowerCase() ?? null, httpEquiv: attribs['http-equiv']?.toLowerCase() ?? null, content });
     } else if (f & BASE) {
       if (this.baseHref === null && attribs.href && !this.inBody) this.baseHref = attribs.href.trim();
     } else if (f & BODY) {

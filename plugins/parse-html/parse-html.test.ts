@@ -260,3 +260,10 @@ test('parser.fix.embeddedparams: the base URL\'s ;params move to relative target
   const plain = await parse(html, { url }, { 'parser.fix.embeddedparams': 'false' });
   assert.equal(plain.data.outlinks[0]!.toUrl, 'http://www.example.com/dir/next.html');
 });
+
+test('meta tags under <body> are ignored, as Nutch\'s HTMLMetaProcessor', async () => {
+  const p = await parse('<html><head><meta name="keywords" content="k"></head><body><meta name="robots" content="noindex,nofollow"><a href="x">x</a></body></html>');
+  assert.equal(p.data.parseMeta[ParseMeta.ROBOTS_NOINDEX], undefined);
+  assert.equal(p.data.outlinks.length, 1);
+  assert.deepEqual(p.data.parseMeta['metatag.keywords'], ['k']);
+});
