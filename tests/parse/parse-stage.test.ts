@@ -201,3 +201,16 @@ test('parse-plugins.json: a bad shape is an error naming the file and the JSON p
   await assert.rejects(parse(ctx, { segment: segPath }), (err: { code?: string; message: string }) =>
     err.code === 'NUTCH_PARSE_PLUGINS_INVALID' && err.message.includes('bad-parse-plugins.json') && err.message.includes('/mimeTypes/text~1html'));
 });
+
+test('parse output: links to the page itself are skipped; a non-canonical sub-document gets a fetch_success datum', async (t) => {
+  const ctx = context(t);
+  const processor = await ParseOutputProcessor.create(ctx);
+  const from = 'http://a.example/feed';
+  const main = { text: 't', data: createParseData({ outlinks: [{ toUrl: from, anchor: 'self' }, { toUrl: 'http://a.example/x', anchor: 'x' }] }), isCanonical: true };
+  const entry = { text: 'e', data: createParseData({ contentMeta: { 'nutch.fetch.time': ['1700000000000'] } }), isCanonical: false };
+  const records = processor.recordsFor(createContent({ url: from }), { result: { url: from, parses: { [from]: main, 'http://a.example/feed#1': entry } }, signature: null }, 'seg');
+  assert.deepEqual(linked(records.crawlParse), ['http://a.example/x']);
+  const sub = records.crawlParse.find((r) => r.url === 'http://a.example/feed#1')!;
+  assert.equal(sub.value.status, CrawlStatus.STATUS_FETCH_SUCCESS);
+  assert.equal(sub.value.fetchTime, 1700000000000);
+});

@@ -45,7 +45,8 @@ async function outlinksByPage(ctx: TestNutchContext, segPath: string): Promise<M
 
 function assertMatchesGenerator(web: TestWeb, byPage: Map<string, string[]>): void {
   assert.ok(byPage.size >= 10, `parsed ${byPage.size} pages`);
-  for (const [url, links] of byPage) assert.deepEqual(links, web.linksOf(url), `outlinks of ${url}`);
+  // Links a page makes to itself are dropped, as Nutch's ParseOutputFormat does.
+  for (const [url, links] of byPage) assert.deepEqual(links, web.linksOf(url).filter((l) => l !== url), `outlinks of ${url}`);
 }
 
 test('parse over a fetched test-web segment gives exactly the links the generator put in each page', async (t) => {

@@ -10,7 +10,7 @@
 import { getDomain } from 'tldts';
 import type { NutchContext } from '../context.js';
 import type { Keyed } from '../../storage/interfaces.js';
-import type { Content } from '../../model/content.js';
+import { ContentMeta, type Content } from '../../model/content.js';
 import { CrawlStatus, DatumMeta, createCrawlDatum, type CrawlDatum } from '../../model/crawl-datum.js';
 import { ParseMeta, ParseStatusMinor, isParseSuccess, type Outlink, type Parse, type ParseData, type ParseText } from '../../model/parse.js';
 import type { URLNormalizers } from '../../extension-points/url-normalizer.js';
@@ -63,6 +63,7 @@ export class ParseOutputProcessor {
   private constructor(
     ctx: NutchContext,
     private readonly normalizers: URLNormalizers | null,
+    private readonly redirectNormalizers: URLNormalizers | null,
     private readonly filters: URLFilters | null,
     private readonly exemptions: URLExemptionFilters,
     private readonly scoring: ScoringFilters,
@@ -82,8 +83,9 @@ export class ParseOutputProcessor {
   /** Instantiates the chains it uses (plugins start here, before any record is read). */
   static async create(ctx: NutchContext, opts: ParseOutputOptions = {}): Promise<ParseOutputProcessor> {
     const normalizers = opts.normalize === false ? null : await ctx.extensions.urlNormalizers('outlink');
+    const redirectNormalizers = opts.normalize === false ? null : await ctx.extensions.urlNormalizers('fetcher');
     const filters = opts.filter === false ? null : await ctx.extensions.urlFilters();
-    return new ParseOutputProcessor(ctx, normalizers, filters, await ctx.extensions.urlExemptionFilters(), await ctx.extensions.scoringFilters());
+    return new ParseOutputProcessor(ctx, normalizers, redirectNormalizers, filters, await ctx.extensions.urlExemptionFilters(), await ctx.extensions.scoringFilters());
   }
 
   /**
@@ -138,6 +140,7 @@ export class ParseOutputProcessor {
     for (let i = 0; i < links.length && targets.length < this.maxOutlinks; i++) {
       const link = links[i]!;
       let toUrl: string | null = link.toUrl;
+      if (toUrl === fromUrl) continue; // links to self (or to anchors within the page), as Nutch
       if (toUrl.length > this.maxOutlinkLength) {
         if (stats) stats.tooLong++;
         continue;
@@ -149,7 +152,7 @@ export class ParseOutputProcessor {
           continue;
         }
       }
-      toUrl = this.normalizeAndFilter(toUrl);
+      toUrl = this.normalizeAndFilter(toUrl, this.normalizers);
       if (!toUrl) {
         if (stats) stats.filtered++;
         continue;
@@ -169,18 +172,23 @@ export class ParseOutputProcessor {
     if (adjust) out.crawlParse.push({ url: fromUrl, value: adjust });
     if (stats) stats.kept += targets.length;
     out.parseData.push({ url: fromUrl, value: keptData });
+    if (!parse.isCanonical) {
+      // A sub-document (archive member, feed entry) gets its own fetch datum, as ParseOutputFormat.
+      const fetchTime = Number(data.contentMeta[ContentMeta.FETCH_TIME]?.[0]);
+      out.crawlParse.push({ url: fromUrl, value: createCrawlDatum({ status: CrawlStatus.STATUS_FETCH_SUCCESS, fetchTime: Number.isFinite(fetchTime) && fetchTime > 0 ? fetchTime : Date.now() }) });
+    }
   }
 
-  /** A meta-refresh target through the same rules as outlinks (the ignore rules only with db.ignore.also.redirects). */
+  /** A meta-refresh target: the `fetcher` normalisers and the URL filters (the ignore rules only with db.ignore.also.redirects). */
   private refreshTarget(fromUrl: string, target: string | undefined, applyIgnore: boolean): string | null {
     if (!target || target.length > this.maxOutlinkLength) return null;
     if (applyIgnore && (this.ignoreInternal || this.ignoreExternal) && this.ignored(fromUrl, this.hostKey(fromUrl), target)) return null;
-    return this.normalizeAndFilter(target);
+    return this.normalizeAndFilter(target, this.redirectNormalizers);
   }
 
-  private normalizeAndFilter(url: string): string | null {
+  private normalizeAndFilter(url: string, normalizers: URLNormalizers | null): string | null {
     let out: string | null = url;
-    if (this.normalizers) out = this.normalizers.normalize(out);
+    if (normalizers) out = normalizers.normalize(out);
     if (out && this.filters) out = this.filters.filter(out);
     return out || null;
   }
