@@ -8,7 +8,7 @@ import type { CrawlDatum } from '../../model/crawl-datum.js';
 import type { Content } from '../../model/content.js';
 
 /** Content bytes held per partition before a flush. */
-export const MAX_BATCH_CONTENT_BYTES = 2 * 1024 * 1024;
+export const MAX_BATCH_CONTENT_BYTES = 1024 * 1024;
 
 interface PartitionWriters {
   fetch: SegmentPartWriter<CrawlDatum>;
