@@ -23,9 +23,14 @@ const LOOP_BUDGET_MS = 50;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nutch-bench-crawldb-'));
 const seeds = path.join(dir, 'urls', 'seed.txt');
 fs.mkdirSync(path.dirname(seeds), { recursive: true });
-const out = fs.createWriteStream(seeds);
-for (let i = 0; i < URLS; i++) out.write(`http://www.host${i % HOSTS}.example.com/section${i % 13}/page-${i}.html\n`);
-await new Promise((r) => out.end(r));
+// written in blocks so the seed file never sits in memory whole
+const fd = fs.openSync(seeds, 'w');
+for (let i = 0; i < URLS; ) {
+  const block: string[] = [];
+  for (const end = Math.min(URLS, i + 10_000); i < end; i++) block.push(`http://www.host${i % HOSTS}.example.com/section${i % 13}/page-${i}.html\n`);
+  fs.writeSync(fd, block.join(''));
+}
+fs.closeSync(fd);
 
 const ctx = createContext({
   includeBuiltins: true, cwd: dir, root: dir, env: { NUTCH_CONF_DIR: dir },
@@ -41,18 +46,21 @@ let loopOk = true;
  * machine the wall-clock delay also counts time the OS did not schedule us; this counts only our
  * own work (all threads of the process, so GC helpers and the checkpoint worker add a little).
  */
-function cpuPerTurn(): { stop(): number } {
+function cpuPerTurn(): { stop(): number; peakRss(): number } {
   let prev = process.cpuUsage();
   let max = 0;
+  let rss = 0;
+  let turns = 0;
   let timer: NodeJS.Immediate;
   const tick = () => {
+    if (turns++ % 16 === 0) rss = Math.max(rss, process.memoryUsage.rss());
     const now = process.cpuUsage();
     max = Math.max(max, (now.user + now.system - prev.user - prev.system) / 1000);
     prev = now;
     timer = setImmediate(tick);
   };
   timer = setImmediate(tick);
-  return { stop: () => { clearImmediate(timer); return max; } };
+  return { stop: () => { clearImmediate(timer); return max; }, peakRss: () => rss };
 }
 
 async function stage<T>(name: string, records: number, fn: () => Promise<T>): Promise<T> {
@@ -68,7 +76,7 @@ async function stage<T>(name: string, records: number, fn: () => Promise<T>): Pr
   h.disable();
   const maxMs = h.max / 1e6;
   if (maxCpuTurn > LOOP_BUDGET_MS) loopOk = false;
-  rows.push(`${name.padEnd(24)} ${(ms / 1000).toFixed(2).padStart(6)} s wall (${(cpuMs / 1000).toFixed(2)} s CPU)  ${Math.round(records / (ms / 1000)).toLocaleString('en').padStart(8)} records/s wall, ${Math.round(records / (cpuMs / 1000)).toLocaleString('en')}/CPU-s  loop: longest turn ${maxCpuTurn.toFixed(1)} ms CPU, max delay ${maxMs.toFixed(1)} ms wall (p99 ${(h.percentile(99) / 1e6).toFixed(1)})`);
+  rows.push(`${name.padEnd(24)} ${(ms / 1000).toFixed(2).padStart(6)} s wall (${(cpuMs / 1000).toFixed(2)} s CPU)  ${Math.round(records / (ms / 1000)).toLocaleString('en').padStart(8)} records/s wall, ${Math.round(records / (cpuMs / 1000)).toLocaleString('en')}/CPU-s  loop: longest turn ${maxCpuTurn.toFixed(1)} ms CPU, max delay ${maxMs.toFixed(1)} ms wall (p99 ${(h.percentile(99) / 1e6).toFixed(1)})  RSS ${(cpu.peakRss() / 2 ** 20).toFixed(0)} MB`);
   return result;
 }
 

@@ -6,8 +6,8 @@ export function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
-/** Rows written per synchronous transaction chunk; ~1–5 ms of SQLite work each. */
-export const WRITE_CHUNK = 500;
+/** Rows written per synchronous step; a few ms of SQLite work even on a large, cold database. */
+export const WRITE_CHUNK = 250;
 
 /** Runs fn over slices of items, yielding between slices. */
 export async function inChunks<T>(items: readonly T[], size: number, fn: (slice: readonly T[]) => void): Promise<void> {

@@ -1,7 +1,8 @@
 /**
- * The Generator's sort, without one long synchronous sort: candidates are collected in runs of
- * RUN_SIZE, each run sorted on its own (a few ms), then the runs are merged lazily with a small
- * heap, yielding to the event loop every MERGE_STEP entries. Order: sort value descending, then URL.
+ * The Generator's sort, without one long synchronous sort and without an object per candidate:
+ * candidates are collected in runs of RUN_SIZE held as parallel arrays (URL, sort value, host id),
+ * each run sorted on its own (a few ms), then the runs are merged lazily with a small heap,
+ * yielding to the event loop every MERGE_STEP entries. Order: sort value descending, then URL.
  *
  * Runs are trimmed as they close: without generate.max.count only the best `keep` entries can ever
  * be selected (topN x maxNumSegments); with it, a host never gets more than perHost entries
@@ -19,14 +20,17 @@ export interface Candidate {
 const RUN_SIZE = 20_000;
 const MERGE_STEP = 5_000;
 
-function compare(a: Candidate, b: Candidate): number {
-  if (a.sort !== b.sort) return b.sort - a.sort;
-  return a.url < b.url ? -1 : a.url > b.url ? 1 : 0;
+interface Run {
+  urls: string[];
+  sorts: Float64Array;
+  hosts: Int32Array;
 }
 
 export class CandidateRuns {
-  private readonly runs: Candidate[][] = [];
-  private current: Candidate[] = [];
+  private readonly runs: Run[] = [];
+  private urls: string[] = [];
+  private sorts = new Float64Array(RUN_SIZE);
+  private hosts = new Int32Array(RUN_SIZE);
   size = 0;
 
   constructor(
@@ -37,58 +41,79 @@ export class CandidateRuns {
   ) {}
 
   add(c: Candidate): void {
-    this.current.push(c);
+    const i = this.urls.length;
+    this.urls.push(c.url);
+    this.sorts[i] = c.sort;
+    this.hosts[i] = c.host;
     this.size++;
-    if (this.current.length >= RUN_SIZE) this.closeRun();
+    if (this.urls.length >= RUN_SIZE) this.closeRun();
   }
 
   private closeRun(): void {
-    if (this.current.length === 0) return;
-    let run = this.current.sort(compare);
-    if (this.perHost > 0) {
-      const seen = new Map<number, number>();
-      run = run.filter((c) => {
-        const n = (seen.get(c.host) ?? 0) + 1;
-        seen.set(c.host, n);
-        if (n <= this.perHost) return true;
-        this.onHostOverflow(c);
-        return false;
-      });
-    } else if (run.length > this.keep) {
-      run.length = this.keep;
+    const n = this.urls.length;
+    if (n === 0) return;
+    const { urls, sorts, hosts } = this;
+    const order = Uint32Array.from({ length: n }, (_, i) => i).sort((a, b) =>
+      sorts[a] !== sorts[b] ? sorts[b] - sorts[a] : urls[a] < urls[b] ? -1 : urls[a] > urls[b] ? 1 : 0);
+    const seen = new Map<number, number>();
+    const run: Run = { urls: [], sorts: new Float64Array(Math.min(n, this.perHost > 0 ? n : this.keep)), hosts: new Int32Array(0) };
+    const keptHosts: number[] = [];
+    for (const i of order) {
+      if (this.perHost > 0) {
+        const count = (seen.get(hosts[i]) ?? 0) + 1;
+        seen.set(hosts[i], count);
+        if (count > this.perHost) {
+          this.onHostOverflow({ url: urls[i], sort: sorts[i], host: hosts[i] });
+          continue;
+        }
+      } else if (run.urls.length >= this.keep) {
+        break;
+      }
+      run.sorts[run.urls.length] = sorts[i];
+      run.urls.push(urls[i]);
+      keptHosts.push(hosts[i]);
     }
+    run.sorts = run.sorts.subarray(0, run.urls.length);
+    run.hosts = Int32Array.from(keptHosts);
     this.runs.push(run);
-    this.current = [];
+    this.urls = [];
+    this.sorts = new Float64Array(RUN_SIZE);
+    this.hosts = new Int32Array(RUN_SIZE);
   }
 
   /** All candidates in order. */
   async *sorted(): AsyncGenerator<Candidate> {
     this.closeRun();
-    const pos = this.runs.map(() => 0);
+    const runs = this.runs;
+    const pos = runs.map(() => 0);
+    const before = (r: number, s: number) => {
+      const a = runs[r], b = runs[s], i = pos[r], j = pos[s];
+      if (a.sorts[i] !== b.sorts[j]) return a.sorts[i] > b.sorts[j];
+      return a.urls[i] < b.urls[j];
+    };
     // heap of run indexes, keyed by each run's current head
     const heap: number[] = [];
-    const head = (r: number) => this.runs[r][pos[r]];
-    const less = (i: number, j: number) => compare(head(heap[i]), head(heap[j])) < 0;
-    const swap = (i: number, j: number) => { [heap[i], heap[j]] = [heap[j], heap[i]]; };
     const down = (i: number) => {
       for (;;) {
         const l = 2 * i + 1, r = l + 1;
         let m = i;
-        if (l < heap.length && less(l, m)) m = l;
-        if (r < heap.length && less(r, m)) m = r;
+        if (l < heap.length && before(heap[l], heap[m])) m = l;
+        if (r < heap.length && before(heap[r], heap[m])) m = r;
         if (m === i) return;
-        swap(i, m);
+        [heap[i], heap[m]] = [heap[m], heap[i]];
         i = m;
       }
     };
-    for (let r = 0; r < this.runs.length; r++) if (this.runs[r].length) heap.push(r);
+    for (let r = 0; r < runs.length; r++) if (runs[r].urls.length) heap.push(r);
     for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i);
     let n = 0;
     while (heap.length) {
       const r = heap[0];
-      yield this.runs[r][pos[r]++];
-      if (pos[r] >= this.runs[r].length) {
-        this.runs[r] = [];
+      const run = runs[r];
+      const i = pos[r]++;
+      yield { url: run.urls[i], sort: run.sorts[i], host: run.hosts[i] };
+      if (pos[r] >= run.urls.length) {
+        runs[r] = { urls: [], sorts: new Float64Array(0), hosts: new Int32Array(0) };
         heap[0] = heap[heap.length - 1];
         heap.pop();
       }

@@ -53,7 +53,7 @@ export class KeyedTable<V> {
 
   async getMany(urls: readonly string[]): Promise<Map<string, V>> {
     const out = new Map<string, V>();
-    await inChunks(urls, WRITE_CHUNK * 4, (slice) => {
+    await inChunks(urls, WRITE_CHUNK * 2, (slice) => {
       for (const url of slice) {
         const v = this.get(url);
         if (v !== null) out.set(url, v);
