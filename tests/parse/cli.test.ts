@@ -93,7 +93,8 @@ test('nutch parse: parses a segment, refuses to parse it twice (exit 1), -force 
   const ctx = createContext({ cwd, env: { NUTCH_CONF_DIR: cwd }, logger: silentLogger });
   const seg = await ctx.storage.createSegment(join(cwd, 'crawl', 'segments'), '20260102030405');
   const w = await seg.openWriter('content', 0, { totalPartitions: 1 });
-  await w.append([{ url: 'http://a.example/', value: createContent({ url: 'http://a.example/', contentType: 'text/html', content: new TextEncoder().encode(PAGE) }) }]);
+  const metadata = { _fst_: ['33'] }; // fetch_success, as the fetcher records it
+  await w.append([{ url: 'http://a.example/', value: createContent({ url: 'http://a.example/', contentType: 'text/html', content: new TextEncoder().encode(PAGE), metadata }) }]);
   await w.finish();
   await w.close();
   await seg.close();

@@ -54,14 +54,16 @@ test('parse stage: writes parse_text, parse_data and crawl_parse as Nutch, skips
   const refresh = html('http://a.example/old', '<meta http-equiv="refresh" content="0; url=/new">');
   const gone = html('http://a.example/gone', '<a href="/never">x</a>', { [DatumMeta.FETCH_STATUS_KEY]: [String(CrawlStatus.STATUS_FETCH_GONE)] });
   const truncated = html('http://a.example/big', '<a href="/cut">x</a>', { 'nutch.content.truncated': ['LENGTH'] });
-  const text = createContent({ url: 'http://b.example/readme.txt', contentType: 'text/plain', content: new TextEncoder().encode('see http://c.example/doc'), metadata: {} });
-  const segPath = await segmentWith(ctx, t, [[page, refresh, gone, truncated], [text]]);
+  const text = createContent({ url: 'http://b.example/readme.txt', contentType: 'text/plain', content: new TextEncoder().encode('see http://c.example/doc'), metadata: { [DatumMeta.FETCH_STATUS_KEY]: [String(CrawlStatus.STATUS_FETCH_SUCCESS)] } });
+  const noStatus = createContent({ url: 'http://b.example/unknown', contentType: 'text/html', content: new TextEncoder().encode('<a href="/z">z</a>') });
+  const segPath = await segmentWith(ctx, t, [[page, refresh, gone, truncated], [text, noStatus]]);
 
   const events: string[] = [];
   const counters = await parse(ctx, { segment: segPath }, { onProgress: (e) => events.push(e.type) });
   assert.equal(counters['ParserStatus.success'], 3);
   assert.equal(counters['ParseSegment.skipped.notFetched'], 1);
   assert.equal(counters['ParseSegment.skipped.truncated'], 1);
+  assert.equal(counters['ParseSegment.skipped.noFetchStatus'], 1);
   assert.equal(counters['outlinks.filtered'], 1);
   assert.deepEqual([events[0], events.at(-1)], ['stage-start', 'stage-end']);
 
@@ -153,7 +155,7 @@ test('parse stage: a segment without content is an error naming it; a failed par
 
   let seed = 7;
   const junk = new Uint8Array(4096).map(() => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) >> 16) & 0xff);
-  const segPath = await segmentWith(ctx, t, [[createContent({ url: 'http://a.example/bin', contentType: 'text/html', content: junk })]]);
+  const segPath = await segmentWith(ctx, t, [[createContent({ url: 'http://a.example/bin', contentType: 'text/html', content: junk, metadata: { [DatumMeta.FETCH_STATUS_KEY]: [String(CrawlStatus.STATUS_FETCH_SUCCESS)] } })]]);
   const counters = await parse(ctx, { segment: segPath });
   assert.equal(counters['ParserStatus.failed'], 1);
   const seg = await ctx.storage.openSegment(segPath);

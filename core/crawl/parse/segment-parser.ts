@@ -15,7 +15,7 @@ import { parsePoolOf } from '../../parse/parsers.js';
 import type { ParsePool } from '../../parse/pool.js';
 import { ParseOutputProcessor, emptyOutlinkStats, type OutlinkStats, type ParseOutputOptions, type ParseOutputRecords } from './parse-output.js';
 
-export type SkipReason = 'notFetched' | 'truncated';
+export type SkipReason = 'noFetchStatus' | 'notFetched' | 'truncated';
 
 export interface SegmentParseResult {
   /** Set when the content was skipped (nothing to write). */
@@ -30,12 +30,14 @@ export interface SegmentParseResult {
 
 const MAJOR_NAMES: Record<number, string> = { [ParseStatusCode.NOTPARSED]: 'notparsed', [ParseStatusCode.SUCCESS]: 'success', [ParseStatusCode.FAILED]: 'failed' };
 
-/** Why ParseSegment would not parse this content, or null. */
+/**
+ * Why ParseSegment would not parse this content, or null: no fetch status (`_fst_`, which the fetcher
+ * writes into content metadata), a fetch status other than fetch_success, or truncation.
+ */
 export function skipReason(content: Content, skipTruncated: boolean): SkipReason | null {
   const fetchStatus = content.metadata[DatumMeta.FETCH_STATUS_KEY]?.[0];
-  if (fetchStatus !== undefined && Number(fetchStatus) !== CrawlStatus.STATUS_FETCH_SUCCESS) return 'notFetched';
-  const code = content.metadata[ContentMeta.RESPONSE_CODE]?.[0];
-  if (fetchStatus === undefined && code !== undefined && !/^2\d\d$/.test(code)) return 'notFetched';
+  if (fetchStatus === undefined) return 'noFetchStatus';
+  if (Number(fetchStatus) !== CrawlStatus.STATUS_FETCH_SUCCESS) return 'notFetched';
   if (skipTruncated && isTruncated(content)) return 'truncated';
   return null;
 }
