@@ -216,3 +216,23 @@ test('parse output: links to the page itself are skipped; a non-canonical sub-do
   assert.equal(sub.value.status, CrawlStatus.STATUS_FETCH_SUCCESS);
   assert.equal(sub.value.fetchTime, 1700000000000);
 });
+
+test('parse stage: a runaway parse is abandoned at parser.timeout, the page is written as failed, the stage goes on', async (t) => {
+  const ctx = fixtureContext(t, {
+    includeBuiltins: true,
+    pluginFolders: [join(testPlugins, 'parse-runaway')],
+    defines: { 'plugin.includes': 'parse-(html|runaway)', 'parser.worker.threads': '1', 'parser.timeout': '1' },
+  });
+  const loop = createContent({ url: 'http://a.example/loop', contentType: 'application/x-loop', content: new Uint8Array([1]), metadata: { [DatumMeta.FETCH_STATUS_KEY]: [String(CrawlStatus.STATUS_FETCH_SUCCESS)] } });
+  const segPath = await segmentWith(ctx, t, [[loop, html('http://a.example/ok', '<a href="/next">n</a>')]]);
+  const counters = await parse(ctx, { segment: segPath });
+  assert.equal(counters['ParseSegment.timeouts'], 1);
+  assert.equal(counters['ParserStatus.failed'], 1);
+  assert.equal(counters['ParserStatus.success'], 1);
+  const seg = await ctx.storage.openSegment(segPath);
+  const data = await readAll(seg, 'parse_data');
+  assert.match(data.find((r) => r.url === 'http://a.example/loop')!.value.status.args[0]!, /timed out/);
+  assert.deepEqual(linked(await readAll(seg, 'crawl_parse')), ['http://a.example/next']);
+  assert.ok(await seg.isComplete('parse_data'));
+  await seg.close();
+});
