@@ -61,3 +61,35 @@ test('nutch fetch status line: pages/s, bytes/s, active queues, queued items', a
   assert.match(text, /fetch: 42 pages, 7 pages\/s, 20 kB\/s, 3 active queues, 9 queued, 2 in flight\n/);
   assert.deepEqual(passed, ['stage-end']);
 });
+
+test('nutch fetch: first SIGINT stops politely (exit 130), the fetched pages are kept', async (t) => {
+  const { spawn } = await import('node:child_process');
+  const { projectRoot } = await import('../helpers/temp-dir.js');
+  const web = await startTestWeb({ hosts: 1, pagesPerHost: 200, linksPerPage: 1, latencyMs: 5 });
+  t.after(() => web.close());
+  const ctx = fetchContext(t);
+  const seg = await generateSegment(ctx, [web.allUrls()]);
+  const cwd = tempDir(t);
+  const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), join(projectRoot, 'sdk', 'cli', 'main.ts'), 'fetch',
+    '-D', 'http.agent.name=CliBot', '-D', 'fetcher.server.delay=0.01', '-D', 'plugin.includes=protocol-http', '-D', 'storage.batch.size=5', seg],
+  { cwd, env: { PATH: process.env.PATH, NUTCH_CONF_DIR: cwd }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const code = await new Promise<number | null>((resolve) => {
+    const timer = setInterval(() => {
+      if ((web.requestLog.get(web.hosts[0]!)?.length ?? 0) >= 10) {
+        clearInterval(timer);
+        child.kill('SIGINT');
+      }
+    }, 10);
+    child.on('close', (c) => {
+      clearInterval(timer);
+      resolve(c);
+    });
+  });
+  assert.equal(code, 130, stderr);
+  const stored = await readPart(ctx, seg, 'crawl_fetch');
+  assert.ok(stored.length >= 9 && stored.length < 200, `stored ${stored.length}`);
+  const requested = web.requestLog.get(web.hosts[0]!)!.filter((r) => r.path !== '/robots.txt').length;
+  assert.equal(requested, stored.length, 'every request made was committed; none started after the stop');
+});
