@@ -153,6 +153,12 @@ describe('Java regex translation: constructs without an exact JavaScript form ar
     assert.equal(translateJavaRegex('a').flags, 'u');
     assert.equal(translateJavaRegex('(?iu)a').flags, 'iu');
   });
+  test('Java group numbers map to JavaScript ones past the groups possessive quantifiers add', () => {
+    const t = translateJavaRegex('(a)(?:b)++(c)(?>d)(e)');
+    assert.deepEqual(t.groups, [1, 3, 5]);
+    const m = new RegExp(t.source, t.flags).exec('abbcde')!;
+    assert.deepEqual(t.groups.map((g) => m[g]), ['a', 'c', 'e']);
+  });
   test('a leading .* is dropped: find() gives the same answer without the quadratic scan', () => {
     assert.equal(translateJavaRegex('.*(/[^/]+)\\1').source.startsWith('('), true);
     assert.equal(translateJavaRegex('.*a|b').source.startsWith('[^'), true);

@@ -41,6 +41,11 @@ interface Piece {
 export interface TranslatedRegex {
   source: string;
   flags: string;
+  /**
+   * JavaScript group number of each Java group (index 0 = Java group 1): possessive quantifiers and
+   * atomic groups add capturing groups, so a substitution's `$n` must be renumbered through this.
+   */
+  groups: number[];
 }
 
 const SET_CLASS_META = new Set([...'^$\\.*+?()[]{}|/']);
@@ -63,7 +68,7 @@ class Translator extends PatternCursor {
     this.frames.push(root);
     const body = this.alternation(root, true);
     if (this.pos < this.src.length) throw new JavaRegexError(`Unmatched closing ')'`, this.pos);
-    return { source: body, flags: this.nativeIgnoreCase ? 'iu' : 'u' };
+    return { source: body, flags: this.nativeIgnoreCase ? 'iu' : 'u', groups: this.captures.map((c) => c.jsIndex) };
   }
 
   private alternation(frame: Frame, root = false): string {
