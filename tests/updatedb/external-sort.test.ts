@@ -14,14 +14,22 @@ test('compareUrls orders by code point, as SQLite BINARY does (not by UTF-16 uni
   assert.equal(compareUrls('same', 'same'), 0);
 });
 
-for (const runSize of [1, 7, 100, 100_000]) {
-  test(`ExternalSort merges runs of ${runSize} into one sorted, stable stream`, () => {
-    const sort = new ExternalSort({ columns: 1, runSize, pageSize: 3 });
+for (const [runSize, memoryRows] of [[1, 0], [7, 20], [7, 100_000], [100, 0], [100_000, 0]] as const) {
+  test(`ExternalSort merges runs of ${runSize} (${memoryRows} rows kept in memory, the rest spilled) into one sorted, stable stream`, () => {
+    const sort = new ExternalSort({ columns: 1, runSize, pageSize: 3, memoryRows });
     const keys: string[] = [];
     for (let i = 0; i < 500; i++) {
       const key = `http://h${(i * 37) % 11}.example/${(i * 7919) % 97}`;
       keys.push(key);
       sort.add([key, i]);
+    }
+    const native = [...keys].sort();
+    if (runSize === 7 && memoryRows === 20) {
+      // all-ASCII keys: the decorated native sort path, checked against a plain sort of the keys
+      const plain = new ExternalSort({ columns: 1, runSize, memoryRows });
+      keys.forEach((k, i) => plain.add([k, i]));
+      assert.deepEqual([...plain.sorted()].map((r) => r[0]), native);
+      plain.close();
     }
     sort.add(['http://x/\u{1F600}', 1000]);
     sort.add(['http://x/\uFF01', 1001]);

@@ -80,12 +80,14 @@ export async function invertlinks(ctx: NutchContext, args: InvertLinksArgs, opts
           const anchor = (outlink.anchor ?? '').length > maxAnchorLength ? outlink.anchor.slice(0, maxAnchorLength) : (outlink.anchor ?? '');
           batch.push({ toUrl, fromUrl, anchor });
         }
+        // a page of parse_data can hold 100,000 outlinks: give the loop a turn every batch
         if (batch.length >= batchSize) {
           staging.add(batch);
           counters.links_inverted! += batch.length;
           batch = [];
           checkAborted(opts.signal);
           emit({ type: 'progress', stage: 'invertlinks', done: counters.links_inverted!, counters: { ...counters } });
+          await yieldToEventLoop();
         }
       }
       await segment.close();
@@ -173,9 +175,14 @@ async function getEach(db: { get(url: string): Promise<Inlinks | null> }, urls: 
   return out;
 }
 
-function hostOf(url: string): string | null {
+const AUTHORITY = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/(?:[^@/?#]*@)?([^/?#:[\]]+)(?::\d*)?(?:[/?#]|$)/;
+
+/** The lower-cased host, as java.net.URL.getHost(); a fast path for plain hosts, WHATWG URL otherwise. */
+export function hostOf(url: string): string | null {
+  const m = AUTHORITY.exec(url);
+  if (m && !m[1]!.includes('%')) return m[1]!.toLowerCase();
   try {
-    return new URL(url).hostname.toLowerCase();
+    return new URL(url).hostname.toLowerCase() || null;
   } catch {
     return null;
   }
