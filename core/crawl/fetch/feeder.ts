@@ -45,7 +45,7 @@ export class QueueFeeder {
             this.stats.skippedStored++;
             continue;
           }
-          const item = await createFetchItem(url, value, this.queues.mode, partition);
+          const item = await createFetchItem(url, value, this.queues.mode, partition, 0, this.queues.ipCache);
           if (!item) {
             this.stats.malformed++;
             this.onSkip(url, 'malformed URL in crawl_generate');

@@ -15,6 +15,8 @@ export class FetchItemQueues {
   readonly minCrawlDelay: number;
   readonly maxExceptionsPerQueue: number;
   readonly exceptionsDelay: number;
+  /** byIP: host -> address, resolved once per fetch (never shared between crawlers). */
+  readonly ipCache = new Map<string, Promise<string>>();
   totalSize = 0;
   inProgress = 0;
   private changeWaiter: (() => void) | null = null;

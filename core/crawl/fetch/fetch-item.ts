@@ -27,10 +27,8 @@ export function parseQueueMode(mode: string): QueueMode {
   return 'byHost';
 }
 
-const ipCache = new Map<string, Promise<string>>();
-
-/** The queue key of a URL; byIP resolves the host (cached per process, falls back to the host). */
-export async function queueIdOf(u: URL, mode: QueueMode): Promise<string> {
+/** The queue key of a URL; byIP resolves the host (once per host per fetch via `ipCache`; the host itself when unresolvable). */
+export async function queueIdOf(u: URL, mode: QueueMode, ipCache: Map<string, Promise<string>> = new Map()): Promise<string> {
   const proto = u.protocol.slice(0, -1).toLowerCase();
   const host = u.hostname.toLowerCase();
   if (mode === 'byDomain') return `${proto}://${getDomain(host, { allowPrivateDomains: false }) ?? host}`;
@@ -45,12 +43,12 @@ export async function queueIdOf(u: URL, mode: QueueMode): Promise<string> {
   return `${proto}://${host}`;
 }
 
-export async function createFetchItem(url: string, datum: CrawlDatum, mode: QueueMode, partition: number, redirects = 0): Promise<FetchItem | null> {
+export async function createFetchItem(url: string, datum: CrawlDatum, mode: QueueMode, partition: number, redirects = 0, ipCache?: Map<string, Promise<string>>): Promise<FetchItem | null> {
   let u: URL;
   try {
     u = new URL(url);
   } catch {
     return null;
   }
-  return { url, u, datum, queueId: await queueIdOf(u, mode), partition, redirects };
+  return { url, u, datum, queueId: await queueIdOf(u, mode, ipCache), partition, redirects };
 }

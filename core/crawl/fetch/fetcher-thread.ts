@@ -146,7 +146,7 @@ async function handleRedirect(d: FetcherThreadDeps, item: FetchItem, target: str
     d.log.info(`redirect ${item.url} -> ${filtered} not followed: no protocol for its scheme`);
     return;
   }
-  const next = await createFetchItem(filtered, newDatum, d.queues.mode, item.partition, item.redirects + 1);
+  const next = await createFetchItem(filtered, newDatum, d.queues.mode, item.partition, item.redirects + 1, d.queues.ipCache);
   if (!next) return;
   count(d.counters, 'redirect_followed');
   d.queues.add(next, true);
