@@ -22,28 +22,19 @@ CREATE TABLE IF NOT EXISTS crawldb (
 
 export const DATUM_COLUMNS = 'url, status, fetch_time, retries, fetch_interval, score, signature, modified_time, meta';
 
-export interface DatumRow {
-  url: string;
-  status: number;
-  fetch_time: number;
-  retries: number;
-  fetch_interval: number;
-  score: number;
-  signature: Buffer | null;
-  modified_time: number;
-  meta: string | null;
-}
-
-export function rowToDatum(row: DatumRow): CrawlDatum {
+/** A row in DATUM_COLUMNS order (raw mode). */
+export function rowToDatum(row: unknown[]): CrawlDatum {
+  const signature = row[6] as Buffer | null;
+  const meta = row[8] as string | null;
   return {
-    status: row.status,
-    fetchTime: row.fetch_time,
-    retries: row.retries,
-    fetchInterval: row.fetch_interval,
-    score: row.score,
-    signature: row.signature ? new Uint8Array(row.signature.buffer, row.signature.byteOffset, row.signature.byteLength) : null,
-    modifiedTime: row.modified_time,
-    metaData: row.meta ? (JSON.parse(row.meta) as Metadata) : {},
+    status: row[1] as number,
+    fetchTime: row[2] as number,
+    retries: row[3] as number,
+    fetchInterval: row[4] as number,
+    score: row[5] as number,
+    signature: signature ? new Uint8Array(signature.buffer, signature.byteOffset, signature.byteLength) : null,
+    modifiedTime: row[7] as number,
+    metaData: meta ? (JSON.parse(meta) as Metadata) : {},
   };
 }
 

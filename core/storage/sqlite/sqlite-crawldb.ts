@@ -1,7 +1,7 @@
 /** The embedded CrawlDb: `<crawldb>/current/part-00000`, one CrawlDatum row per URL. */
 import type { CrawlDatum } from '../../model/crawl-datum.js';
 import type { CrawlDb, CrawlDbUpdate, Keyed, ScanOptions } from '../interfaces.js';
-import { CRAWLDB_SCHEMA, DATUM_COLUMNS, datumParams, rowToDatum, type DatumRow } from './crawldb-schema.js';
+import { CRAWLDB_SCHEMA, DATUM_COLUMNS, datumParams, rowToDatum } from './crawldb-schema.js';
 import { KeyedDb, type KeyedDbOptions, type KeyedSession } from './keyed-db.js';
 import type { RowCodec } from './keyed-table.js';
 
@@ -9,7 +9,7 @@ const datumCodec: RowCodec<CrawlDatum> = {
   table: 'crawldb',
   columns: DATUM_COLUMNS,
   toParams: datumParams,
-  fromRow: (row) => rowToDatum(row as unknown as DatumRow),
+  fromRow: rowToDatum,
 };
 
 export class SqliteCrawlDb implements CrawlDb {

@@ -11,7 +11,7 @@ const inlinksCodec: RowCodec<Inlinks> = {
   table: 'linkdb',
   columns: 'url, inlinks',
   toParams: (url, value) => [url, encodeValue(value)],
-  fromRow: (row) => decodeValue<Inlinks>(row.inlinks as Buffer),
+  fromRow: (row) => decodeValue<Inlinks>(row[1] as Buffer),
 };
 
 export class SqliteLinkDb implements LinkDb {
