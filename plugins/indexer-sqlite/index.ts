@@ -2,14 +2,16 @@
  * indexer-sqlite: the embedded full-text index, SQLite FTS5 in `<crawl>/index/index.sqlite` (or the
  * `path` parameter, a directory). Documents are upserted by id and deleted by id; all changes of a
  * run sit in one transaction until commit(), so a failed run (abort) leaves the previous index as it
- * was. Implements the searcher capability: BM25 ranking (url, title, content, anchor weighted by the
- * `weights` parameter) and FTS5 snippets.
+ * was. Writes go in batches to a worker thread (write-worker.ts) that owns the write connection;
+ * searches read committed data on the main thread: BM25 ranking (url, title, content, anchor weighted
+ * by the `weights` parameter) and FTS5 snippets.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { NutchError, type IndexWriter, type IndexWriterParams, type NutchDocument, type SearchHit } from '../../sdk/plugin.js';
 import { toFtsQuery } from './fts-query.js';
+import { WriteWorker, type Action } from './write-worker.js';
 
 export const INDEX_FILE = 'index.sqlite';
 
@@ -23,6 +25,8 @@ const FTS_FIELDS = ['url', 'title', 'content', 'anchor'] as const;
 
 type Db = InstanceType<typeof Database>;
 
+const BATCH = 200;
+
 function text(values: unknown[] | undefined, sep: string): string {
   if (!values?.length) return '';
   return values.map((v) => (v instanceof Date ? v.toISOString() : String(v))).join(sep);
@@ -31,12 +35,13 @@ function text(values: unknown[] | undefined, sep: string): string {
 export class SqliteIndexWriter implements IndexWriter {
   private dir = '';
   private writerId = 'indexer-sqlite';
-  private db: Db | null = null;
-  private inTransaction = false;
+  /** Main-thread connection for search and count (reads committed data). */
+  private reader: Db | null = null;
+  private worker: WriteWorker | null = null;
+  private pending: Action[] = [];
   private weights: number[] = [2, 5, 1, 3];
   private snippetStart = '<b>';
   private snippetEnd = '</b>';
-  private statements: Record<string, Database.Statement> = {};
 
   async open(params: IndexWriterParams): Promise<void> {
     this.writerId = params.writerId;
@@ -57,54 +62,55 @@ export class SqliteIndexWriter implements IndexWriter {
     return join(this.dir, INDEX_FILE);
   }
 
-  /** Opens (creating when `create`) the index database on first use. */
-  private connect(create: boolean): Db | null {
-    if (this.db) return this.db;
-    if (!create && !existsSync(this.file)) return null;
-    mkdirSync(this.dir, { recursive: true });
+  private writes(): WriteWorker {
+    if (!this.worker) {
+      mkdirSync(this.dir, { recursive: true });
+      this.worker = new WriteWorker(this.file, SCHEMA);
+    }
+    return this.worker;
+  }
+
+  /** The read connection, or null while no index exists. */
+  private read(): Db | null {
+    if (this.reader) return this.reader;
+    if (!existsSync(this.file)) return null;
     const db = new Database(this.file);
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-    db.exec(SCHEMA);
-    this.statements = {
-      rowid: db.prepare('SELECT rowid FROM documents WHERE id = ?'),
-      insertDoc: db.prepare('INSERT INTO documents (id, boost, fields) VALUES (?, ?, ?)'),
-      updateDoc: db.prepare('UPDATE documents SET boost = ?, fields = ? WHERE rowid = ?'),
-      deleteDoc: db.prepare('DELETE FROM documents WHERE rowid = ?'),
-      insertFts: db.prepare('INSERT INTO documents_fts (rowid, url, title, content, anchor) VALUES (?, ?, ?, ?, ?)'),
-      deleteFts: db.prepare('DELETE FROM documents_fts WHERE rowid = ?'),
-    };
-    this.db = db;
+    const tables = db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name IN ('documents', 'documents_fts')").get() as { n: number };
+    if (tables.n < 2) {
+      db.close();
+      return null;
+    }
+    this.reader = db;
     return db;
   }
 
-  private begin(): Db {
-    const db = this.connect(true)!;
-    if (!this.inTransaction) {
-      db.exec('BEGIN IMMEDIATE');
-      this.inTransaction = true;
+  private fail(err: unknown): NutchError {
+    return new NutchError('NUTCH_INDEX_WRITER_FAILED', `indexer-sqlite writer ${this.writerId} (${this.file}): ${(err as Error)?.message ?? err}`, { writer: this.writerId, file: this.file }, { cause: err });
+  }
+
+  private async push(action: Action): Promise<void> {
+    this.pending.push(action);
+    if (this.pending.length >= BATCH) await this.flush();
+  }
+
+  private async flush(): Promise<void> {
+    if (!this.pending.length) return;
+    const actions = this.pending;
+    this.pending = [];
+    try {
+      await this.writes().batch(actions);
+    } catch (err) {
+      throw this.fail(err);
     }
-    return db;
   }
 
   async write(doc: NutchDocument): Promise<void> {
-    this.begin();
     const id = text(doc.fields.id, '') || text(doc.fields.url, '');
     if (!id) throw new NutchError('NUTCH_INDEX_WRITER_FAILED', `indexer-sqlite writer ${this.writerId}: document has no "id" field.`, { writer: this.writerId });
     const stored: Record<string, unknown[]> = {};
     for (const [k, v] of Object.entries(doc.fields)) if (k !== 'content') stored[k] = v;
-    const json = JSON.stringify(stored);
-    const cols = FTS_FIELDS.map((f) => (f === 'url' ? text(doc.fields.url, ' ') || id : text(doc.fields[f], f === 'anchor' ? '\n' : ' ')));
-    const s = this.statements;
-    const existing = s.rowid.get(id) as { rowid: number } | undefined;
-    if (existing) {
-      s.deleteFts.run(existing.rowid);
-      s.updateDoc.run(doc.weight, json, existing.rowid);
-      s.insertFts.run(existing.rowid, ...cols);
-    } else {
-      const info = s.insertDoc.run(id, doc.weight, json);
-      s.insertFts.run(info.lastInsertRowid, ...cols);
-    }
+    const cols = FTS_FIELDS.map((f) => (f === 'url' ? text(doc.fields.url, ' ') || id : text(doc.fields[f], f === 'anchor' ? '\n' : ' '))) as [string, string, string, string];
+    await this.push({ op: 'upsert', row: { id, boost: Number.isFinite(doc.weight) ? doc.weight : 1, fields: JSON.stringify(stored), cols } });
   }
 
   async update(doc: NutchDocument): Promise<void> {
@@ -112,42 +118,50 @@ export class SqliteIndexWriter implements IndexWriter {
   }
 
   async delete(key: string): Promise<void> {
-    this.begin();
-    const existing = this.statements.rowid.get(key) as { rowid: number } | undefined;
-    if (!existing) return;
-    this.statements.deleteFts.run(existing.rowid);
-    this.statements.deleteDoc.run(existing.rowid);
+    await this.push({ op: 'delete', id: key });
   }
 
   async commit(): Promise<void> {
-    if (this.db && this.inTransaction) {
-      this.db.exec('COMMIT');
-      this.inTransaction = false;
+    await this.flush();
+    if (!this.worker) return;
+    try {
+      await this.worker.commit();
+    } catch (err) {
+      throw this.fail(err);
     }
   }
 
   /** Closing keeps what was written (the embedded index has no separate visibility step). */
   async close(): Promise<void> {
-    await this.commit();
-    this.db?.close();
-    this.db = null;
+    try {
+      await this.commit();
+    } finally {
+      await this.worker?.close();
+      this.worker = null;
+      this.reader?.close();
+      this.reader = null;
+    }
   }
 
   async abort(): Promise<void> {
-    if (this.db && this.inTransaction) this.db.exec('ROLLBACK');
-    this.inTransaction = false;
-    this.db?.close();
-    this.db = null;
+    this.pending = [];
+    if (this.worker) {
+      await this.worker.rollback();
+      await this.worker.close();
+      this.worker = null;
+    }
+    this.reader?.close();
+    this.reader = null;
   }
 
-  /** Number of documents in the index. */
+  /** Number of committed documents in the index. */
   async count(): Promise<number> {
-    const db = this.connect(false);
+    const db = this.read();
     return db ? (db.prepare('SELECT count(*) AS n FROM documents').get() as { n: number }).n : 0;
   }
 
   async search(query: string, opts: { limit: number }): Promise<SearchHit[]> {
-    const db = this.connect(false);
+    const db = this.read();
     if (!db) throw new NutchError('NUTCH_INDEX_NOT_FOUND', `No index at ${this.file}; run nutch index (or nutch crawl -i) first.`, { file: this.file });
     const match = toFtsQuery(query);
     if (!match || opts.limit <= 0) return [];

@@ -1,0 +1,137 @@
+/**
+ * The index writes of indexer-sqlite run in a worker thread, so FTS5 tokenising and posting-list
+ * updates (most of the index stage's time) overlap with the main thread reading segments and running
+ * the IndexingFilters. The worker owns the only write connection; it receives batches of upserts and
+ * deletes and begin/commit/rollback requests, and answers each with ok or the error message. Its
+ * source is an eval'd CommonJS string (so it runs the same from source and from dist) that loads
+ * better-sqlite3 from the path the main thread resolved.
+ */
+import { Worker } from 'node:worker_threads';
+import { createRequire } from 'node:module';
+
+export interface UpsertRow {
+  id: string;
+  boost: number;
+  fields: string;
+  /** url, title, content, anchor. */
+  cols: [string, string, string, string];
+}
+
+export type Action = { op: 'upsert'; row: UpsertRow } | { op: 'delete'; id: string };
+
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.sqlitePath);
+const db = new Database(workerData.file);
+db.pragma('journal_mode = WAL');
+db.pragma('synchronous = NORMAL');
+db.pragma('cache_size = -65536');
+db.exec(workerData.schema);
+const s = {
+  rowid: db.prepare('SELECT rowid FROM documents WHERE id = ?'),
+  insertDoc: db.prepare('INSERT INTO documents (id, boost, fields) VALUES (?, ?, ?)'),
+  updateDoc: db.prepare('UPDATE documents SET boost = ?, fields = ? WHERE rowid = ?'),
+  deleteDoc: db.prepare('DELETE FROM documents WHERE rowid = ?'),
+  insertFts: db.prepare('INSERT INTO documents_fts (rowid, url, title, content, anchor) VALUES (?, ?, ?, ?, ?)'),
+  deleteFts: db.prepare('DELETE FROM documents_fts WHERE rowid = ?'),
+};
+let inTransaction = false;
+function apply(a) {
+  if (!inTransaction) { db.exec('BEGIN IMMEDIATE'); inTransaction = true; }
+  if (a.op === 'delete') {
+    const e = s.rowid.get(a.id);
+    if (e) { s.deleteFts.run(e.rowid); s.deleteDoc.run(e.rowid); }
+    return;
+  }
+  const r = a.row;
+  const e = s.rowid.get(r.id);
+  if (e) {
+    s.deleteFts.run(e.rowid);
+    s.updateDoc.run(r.boost, r.fields, e.rowid);
+    s.insertFts.run(e.rowid, r.cols[0], r.cols[1], r.cols[2], r.cols[3]);
+  } else {
+    const info = s.insertDoc.run(r.id, r.boost, r.fields);
+    s.insertFts.run(info.lastInsertRowid, r.cols[0], r.cols[1], r.cols[2], r.cols[3]);
+  }
+}
+parentPort.on('message', (m) => {
+  try {
+    if (m.kind === 'batch') for (const a of m.actions) apply(a);
+    else if (m.kind === 'commit') { if (inTransaction) { db.exec('COMMIT'); inTransaction = false; } }
+    else if (m.kind === 'rollback') { if (inTransaction) { db.exec('ROLLBACK'); inTransaction = false; } }
+    else if (m.kind === 'close') { if (inTransaction) { db.exec('ROLLBACK'); inTransaction = false; } db.close(); }
+    parentPort.postMessage({ seq: m.seq, ok: true });
+  } catch (err) {
+    parentPort.postMessage({ seq: m.seq, ok: false, message: String(err && err.message || err), code: err && err.code });
+  }
+});
+`;
+
+const MAX_IN_FLIGHT = 4;
+
+export class WriteWorker {
+  private readonly worker: Worker;
+  private seq = 0;
+  private readonly waiting = new Map<number, { resolve: () => void; reject: (e: Error) => void }>();
+  private readonly inFlight: Promise<void>[] = [];
+  private failure: Error | null = null;
+  private exited = false;
+
+  constructor(file: string, schema: string) {
+    const sqlitePath = createRequire(import.meta.url).resolve('better-sqlite3');
+    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file, schema, sqlitePath } });
+    this.worker.on('message', (m: { seq: number; ok: boolean; message?: string; code?: string }) => {
+      const w = this.waiting.get(m.seq);
+      this.waiting.delete(m.seq);
+      if (!w) return;
+      if (m.ok) w.resolve();
+      else w.reject(Object.assign(new Error(m.message), { code: m.code }));
+    });
+    const fail = (err: Error) => {
+      this.failure ??= err;
+      for (const w of this.waiting.values()) w.reject(err);
+      this.waiting.clear();
+    };
+    this.worker.on('error', fail);
+    this.worker.on('exit', (code) => {
+      this.exited = true;
+      fail(new Error(`index write worker exited (code ${code})`));
+    });
+  }
+
+  private send(kind: string, actions?: Action[]): Promise<void> {
+    if (this.failure) return Promise.reject(this.failure);
+    const seq = ++this.seq;
+    const p = new Promise<void>((resolve, reject) => this.waiting.set(seq, { resolve, reject }));
+    this.worker.postMessage({ seq, kind, actions });
+    return p;
+  }
+
+  /** Queues a batch; waits only when too many batches are in flight (back-pressure). */
+  async batch(actions: Action[]): Promise<void> {
+    const p = this.send('batch', actions);
+    p.catch(() => undefined);
+    this.inFlight.push(p);
+    if (this.inFlight.length > MAX_IN_FLIGHT) await this.inFlight.shift();
+  }
+
+  /** Waits for every queued batch, then commits. */
+  async commit(): Promise<void> {
+    await this.drain();
+    await this.send('commit');
+  }
+
+  private async drain(): Promise<void> {
+    while (this.inFlight.length) await this.inFlight.shift();
+  }
+
+  async rollback(): Promise<void> {
+    await Promise.allSettled(this.inFlight.splice(0));
+    if (!this.failure) await this.send('rollback').catch(() => undefined);
+  }
+
+  async close(): Promise<void> {
+    if (!this.exited && !this.failure) await this.send('close').catch(() => undefined);
+    await this.worker.terminate();
+  }
+}
