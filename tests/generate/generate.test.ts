@@ -188,3 +188,26 @@ test('an abort before writing leaves no segment and the CrawlDb unlocked', async
   assert.ok(!fs.existsSync(path.join(dir, 's')) || fs.readdirSync(path.join(dir, 's')).length === 0);
   assert.ok(!fs.existsSync(path.join(crawlDb, '.locked')));
 });
+
+test('partition.url.mode byIP groups by resolved address; the hash is Java\'s String.hashCode', async (t) => {
+  const { javaStringHash } = await import('../../core/crawl/generate/url-partitioner.js');
+  assert.equal(javaStringHash('hello'), 99162322);
+  const dir = tempDir(t);
+  const ctx = stageContext(t, { 'partition.url.mode': 'byIP' });
+  const recs: [string, Partial<CrawlDatum>][] = [];
+  for (let h = 1; h <= 6; h++) for (let i = 0; i < 4; i++) recs.push([`http://10.0.0.${h}/${i}`, {}]);
+  const crawlDb = await crawlDbWith(ctx, dir, recs);
+  const { segments } = await generateSegments(ctx, { crawlDb, segmentsDir: path.join(dir, 's'), numFetchers: 2 });
+  const seg = await ctx.storage.openSegment(segments[0]);
+  const owner = new Map<string, number>();
+  for (const p of [0, 1]) {
+    for (const r of await collect(seg.read('crawl_generate', { partition: p }))) {
+      const ip = new URL(r.url).hostname;
+      assert.equal(owner.get(ip) ?? p, p);
+      owner.set(ip, p);
+      assert.equal(p, (javaStringHash(ip) & 0x7fffffff) % 2);
+    }
+  }
+  assert.equal(owner.size, 6);
+  await seg.close();
+});
