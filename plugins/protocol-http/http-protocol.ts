@@ -43,7 +43,8 @@ export class Http implements Protocol {
     this.headers = baseHeaders(ctx.conf);
     this.ifModifiedSince = ctx.conf.getBoolean('http.enable.if.modified.since.header', true);
     this.storeResponseTime = ctx.conf.getBoolean('http.store.responsetime', true);
-    const timeouts = { connect: { timeout: this.timeout }, headersTimeout: this.timeout, bodyTimeout: this.timeout, keepAliveTimeout: 10_000 };
+    const rejectUnauthorized = ctx.conf.getBoolean('http.tls.certificates.check', false);
+    const timeouts = { connect: { timeout: this.timeout, rejectUnauthorized }, headersTimeout: this.timeout, bodyTimeout: this.timeout, keepAliveTimeout: 10_000 };
     this.agent = new Agent({ ...timeouts, pipelining: 1 });
     const proxyHost = ctx.conf.getString('http.proxy.host').trim();
     if (proxyHost) {
@@ -52,6 +53,7 @@ export class Http implements Protocol {
       this.proxy = new ProxyAgent({
         uri: `http://${proxyHost}:${ctx.conf.getInt('http.proxy.port', 8080)}`,
         ...(user ? { token: `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}` } : {}),
+        requestTls: { rejectUnauthorized },
         ...timeouts,
       });
     } else this.proxy = null;

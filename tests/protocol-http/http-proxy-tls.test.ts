@@ -69,3 +69,24 @@ test('protocol-http: a TLS failure (https to a plain HTTP port) is an EXCEPTION,
   assert.equal(protocolStatusName(out.status.code), 'EXCEPTION');
   assert.equal(out.content, null);
 });
+
+test('protocol-http: https; self-signed certificates accepted unless http.tls.certificates.check', async (t) => {
+  const { createServer: createHttps } = await import('node:https');
+  const { readFileSync } = await import('node:fs');
+  const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url));
+  const server = createHttps({ key: fixture('self-signed.key'), cert: fixture('self-signed.crt') }, (_req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/html' });
+    res.end('<html><title>secure</title></html>');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  t.after(() => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }));
+  const url = `https://127.0.0.1:${(server.address() as { port: number }).port}/`;
+  const lax = await http(t, {});
+  const ok = await lax.getProtocolOutput(url, datum());
+  assert.equal(protocolStatusName(ok.status.code), 'SUCCESS');
+  assert.match(Buffer.from(ok.content!.content).toString(), /secure/);
+  const strict = await http(t, { 'http.tls.certificates.check': 'true' });
+  const refused = await strict.getProtocolOutput(url, datum());
+  assert.equal(protocolStatusName(refused.status.code), 'EXCEPTION');
+  assert.match(refused.status.args[0]!, /certificate/i);
+});
