@@ -166,6 +166,47 @@ describe('urlfilter-regex rule semantics', () => {
   });
 });
 
+describe('urlfilter-regex with the older Nutch 1.x default rules (crawl-era regex-urlfilter.txt)', () => {
+  const OLD_DEFAULT = [
+    '# skip file: ftp: and mailto: urls',
+    '-^(file|ftp|mailto):',
+    '',
+    "# skip image and other suffixes we can't yet parse",
+    '-\\.(gif|GIF|jpg|JPG|png|PNG|ico|ICO|css|sit|eps|wmf|zip|ppt|mpg|xls|gz|rpm|tgz|mov|MOV|exe|jpeg|JPEG|bmp|BMP)$',
+    '',
+    '# skip URLs containing certain characters as probable queries, etc.',
+    '-[?*!@=]',
+    '',
+    '# skip URLs with slash-delimited segment that repeats 3+ times, to break loops',
+    '-.*(/.+?)/.*?\\1/.*?\\1/',
+    '',
+    '# accept anything else',
+    '+.',
+  ].join('\n');
+  let h: FilterHarness;
+  before(async () => { h = await filterHarness({ id: ID, files: { 'regex-urlfilter.txt': OLD_DEFAULT } }); });
+  after(() => h.close());
+  const cases: Array<[string, boolean]> = [
+    ['http://example.com/', true],
+    ['http://example.com/a.GIF', false],
+    ['http://example.com/a.Gif', true], // that file listed case variants explicitly
+    ['mailto:a@b.c', false],
+    ['http://example.com/?q=1', false],
+    ['http://example.com/a/b/a/c/a/d', false],
+    ['http://example.com/a/b/c/d/e', true],
+  ];
+  for (const [url, accepted] of cases) {
+    test(`${accepted ? 'accepts' : 'rejects'} ${url}`, () => assert.equal(h.filter(url), accepted ? url : null));
+  }
+  test('its lazy loop rule stays fast on long URLs', () => {
+    const url = 'http://example.com' + '/abcdefgh'.repeat(300);
+    const t0 = process.hrtime.bigint();
+    for (let i = 0; i < 5; i++) assert.equal(h.filter(url), null); // the segment repeats
+    const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+    assert.ok(ms < 1500, `5 runs took ${ms} ms`);
+  });
+});
+
 describe('urlfilter-regex load errors', () => {
   const bad: Array<[string, string, number, RegExp]> = [
     ['an invalid regex', '+ok\n# comment\n-[a-\n', 3, /Unclosed character class/],
