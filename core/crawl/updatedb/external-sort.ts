@@ -136,10 +136,13 @@ export class ExternalSort {
       return;
     }
     this.flushRun();
+    // Opening the merge loads one page per spilled run: keep that first step small.
+    const spilled = this.runs.filter((r) => !r.rows).length;
+    const pageSize = Math.max(16, Math.min(this.pageSize, Math.floor(8192 / Math.max(1, spilled))));
     const page = this.db.prepare('SELECT * FROM runs WHERE id > ? AND id <= ? ORDER BY id LIMIT ?').raw(true);
     const load = (c: RunCursor): boolean => {
       if (c.memory) return false;
-      const rows = page.all(c.after, c.end, this.pageSize) as unknown[][];
+      const rows = page.all(c.after, c.end, pageSize) as unknown[][];
       if (rows.length === 0) return false;
       c.after = rows[rows.length - 1]![0] as number;
       c.page = rows.map((r) => r.slice(1) as SortRow);
