@@ -186,3 +186,21 @@ test('index then clean on the embedded index: the duplicate disappears from sear
   await clean(ctx, { crawlDb: f.crawlDb });
   assert.deepEqual((await search(ctx, { crawlDir: f.crawlDir, query: 'twinword', limit: 10 })).map((h) => h.url), ['http://d.example/1']);
 });
+
+test('index: an abort (first SIGINT) stops after the current batch and commits what was indexed', async (t) => {
+  const dir = tempDir(t);
+  const ctx = indexContext(t, { writers: [{ id: 's', extension: 'indexer-sqlite' }] }, { 'storage.batch.size': '2' });
+  const f = await buildCrawl(ctx, join(dir, 'crawl'), Array.from({ length: 6 }, (_, i) => ({ url: `http://stop.example/${i}`, text: 'stopword' })));
+  const ac = new AbortController();
+  const events: string[] = [];
+  const counters = await index(ctx, { crawlDb: f.crawlDb, segments: [f.segment] }, {
+    signal: ac.signal,
+    onProgress: (e) => {
+      events.push(e.type);
+      if (e.type === 'progress') ac.abort();
+    },
+  });
+  assert.equal(counters['indexed (add/update)'], 2);
+  assert.deepEqual(events, ['stage-start', 'progress', 'stage-end']);
+  assert.equal((await search(ctx, { crawlDir: f.crawlDir, query: 'stopword', limit: 10 })).length, 2);
+});
