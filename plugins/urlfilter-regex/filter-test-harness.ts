@@ -30,7 +30,14 @@ function writeConf(files: Record<string, string> = {}): string {
 export async function filterHarness(opts: HarnessOptions): Promise<FilterHarness> {
   const confDir = writeConf(opts.files);
   const ctx = createTestContext({ config: { 'plugin.includes': opts.id, ...opts.config }, env: { NUTCH_CONF_DIR: confDir }, cwd: confDir });
-  const chain = await ctx.extensions.urlFilters(opts.id);
+  let chain: Awaited<ReturnType<typeof ctx.extensions.urlFilters>>;
+  try {
+    chain = await ctx.extensions.urlFilters(opts.id);
+  } catch (err) {
+    await ctx.close();
+    rmSync(confDir, { recursive: true, force: true });
+    throw err;
+  }
   return {
     filter: (url) => chain.filter(url),
     confDir,
