@@ -204,3 +204,15 @@ test('index: an abort (first SIGINT) stops after the current batch and commits w
   assert.deepEqual(events, ['stage-start', 'progress', 'stage-end']);
   assert.equal((await search(ctx, { crawlDir: f.crawlDir, query: 'stopword', limit: 10 })).length, 2);
 });
+
+test('search opens only the first writer that can search; with none, NUTCH_INDEX_NO_SEARCHER', async (t) => {
+  const dir = tempDir(t);
+  const actions = join(dir, 'actions.txt');
+  const ctx = indexContext(t, dummyWriters(actions, [{ id: 'sqlite_1', extension: 'indexer-sqlite' }]));
+  const f = await buildCrawl(ctx, join(dir, 'crawl'), [{ url: 'http://s.example/', text: 'searchword' }]);
+  await index(ctx, { crawlDb: f.crawlDb, segments: [f.segment] });
+  assert.equal((await search(ctx, { crawlDir: f.crawlDir, query: 'searchword', limit: 3 })).length, 1);
+  assert.equal(readFileSync(actions, 'utf8'), 'add\thttp://s.example/\n', 'the dummy writer was not reopened (its file is intact)');
+  const none = indexContext(t, dummyWriters(join(dir, 'other.txt')));
+  await assert.rejects(search(none, { crawlDir: f.crawlDir, query: 'x', limit: 1 }), (e: { code: string }) => e.code === 'NUTCH_INDEX_NO_SEARCHER');
+});

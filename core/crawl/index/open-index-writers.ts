@@ -16,6 +16,8 @@ export interface OpenIndexWritersOptions {
   crawlDir?: string;
   /** A parsed configuration instead of indexer.indexwriters.file. */
   config?: IndexWritersConfig;
+  /** Open only the first writer with the searcher capability (the others are not opened, so not touched). */
+  searcherOnly?: boolean;
 }
 
 export async function openIndexWriters(ctx: NutchContext, opts: OpenIndexWritersOptions = {}): Promise<IndexWriters> {
@@ -32,6 +34,7 @@ export async function openIndexWriters(ctx: NutchContext, opts: OpenIndexWriters
         );
       }
       const instance = await ctx.plugins.newInstance<IndexWriter>(ext);
+      if (opts.searcherOnly && typeof instance.search !== 'function') continue;
       const writer = new MappedIndexWriter(instance, w.mapping);
       try {
         await writer.open({ writerId: w.id, parameters: w.parameters, crawlDir: opts.crawlDir });
@@ -39,6 +42,7 @@ export async function openIndexWriters(ctx: NutchContext, opts: OpenIndexWriters
         throw new NutchError('NUTCH_INDEX_WRITER_FAILED', `Index writer ${w.id} (${ext.id}) failed to open: ${errorMessage(err)}`, { writer: w.id, extension: ext.id, plugin: ext.pluginId }, { cause: err });
       }
       opened.push({ writerId: w.id, writer });
+      if (opts.searcherOnly) break;
     }
   } catch (err) {
     await new IndexWriters(opened).abort();

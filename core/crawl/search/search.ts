@@ -1,7 +1,7 @@
 /**
  * Search through the first configured IndexWriter that has the searcher capability (indexer-sqlite
- * does): ranked hits with url, title, snippet and score. Opens the writers of index-writers.json
- * against the crawl directory, asks the searcher, and closes them without writing anything.
+ * does): ranked hits with url, title, snippet and score. Opens only that writer of index-writers.json
+ * (the others are left untouched), asks it, and closes it without writing anything.
  */
 import { resolve } from 'node:path';
 import { NutchError } from '../../errors.js';
@@ -17,11 +17,11 @@ export interface SearchArgs {
 }
 
 export async function search(ctx: NutchContext, args: SearchArgs): Promise<SearchHit[]> {
-  const writers = await openIndexWriters(ctx, { crawlDir: resolve(args.crawlDir) });
+  const writers = await openIndexWriters(ctx, { crawlDir: resolve(args.crawlDir), searcherOnly: true });
   try {
     const searcher = writers.searcher();
     if (!searcher?.search) {
-      throw new NutchError('NUTCH_INDEX_NO_SEARCHER', `None of the configured index writers (${writers.chain.join(', ') || 'none'}) can search; add indexer-sqlite (or indexer-postgres) to index-writers.json.`, {});
+      throw new NutchError('NUTCH_INDEX_NO_SEARCHER', `None of the index writers in index-writers.json can search; add indexer-sqlite (or indexer-postgres) to index-writers.json.`, {});
     }
     return await searcher.search(args.query, { limit: args.limit ?? 10 });
   } finally {
