@@ -84,7 +84,8 @@ export class KeyedDb<V> {
     const lock = acquireLock(this.path, { force: opts.force, warn: this.opts.warn });
     let db: SqliteDatabase | undefined;
     try {
-      db = openDatabase(this.file, { create: true, schema: this.schema, manualCheckpoint: true });
+      // 4 MB of cache: COMMIT (and each spill) writes at most that much in one synchronous step
+      db = openDatabase(this.file, { create: true, schema: this.schema, manualCheckpoint: true, cacheKiB: 4000 });
       db.exec('BEGIN IMMEDIATE');
     } catch (err) {
       db?.close();

@@ -17,6 +17,9 @@ export interface OpenOptions {
   schema?: string;
   /** Leave checkpoints to checkpointInWorker() (large one-transaction stores: CrawlDb, LinkDb). */
   manualCheckpoint?: boolean;
+  /** Page cache in KiB (default 8000). A writer's whole dirty cache is written at COMMIT (and when it
+   * spills), in one synchronous step: keep it small for long write sessions. */
+  cacheKiB?: number;
 }
 
 const CORRUPT = new Set(['SQLITE_NOTADB', 'SQLITE_CORRUPT', 'SQLITE_CORRUPT_VTAB', 'SQLITE_CANTOPEN']);
@@ -50,7 +53,7 @@ export function openDatabase(file: string, opts: OpenOptions = {}): SqliteDataba
       // WAL + NORMAL: a process crash (kill -9) never loses a committed transaction nor exposes an
       // uncommitted one; only a power loss may roll back the last commit.
       db.pragma('synchronous = NORMAL');
-      db.pragma('cache_size = -8000');
+      db.pragma(`cache_size = -${Math.max(500, Math.trunc(opts.cacheKiB ?? 8000))}`);
       if (opts.manualCheckpoint) db.pragma('wal_autocheckpoint = 0');
       db.pragma('temp_store = MEMORY');
       if (opts.schema) db.exec(opts.schema);
