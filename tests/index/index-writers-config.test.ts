@@ -57,8 +57,8 @@ test('a writer naming an inactive or unknown extension: error with pointer and t
 });
 
 test('writers are matched by Nutch class name too, and parameters become strings', async (t) => {
-  const out = join(tempDir(t), 'x.jsonl');
-  const ctx = indexContext(t, { writers: [{ id: 'j', class: 'org.apache.nutch.indexwriter.jsonl.JsonlIndexWriter', parameters: { path: out, mode: 'overwrite' } }] });
+  const out = tempDir(t);
+  const ctx = indexContext(t, { writers: [{ id: 'j', class: 'org.apache.nutch.indexwriter.csv.CSVIndexWriter', parameters: { outpath: out, maxfieldlength: 100 } }] });
   const writers = await openIndexWriters(ctx, { crawlDir: tempDir(t) });
   assert.deepEqual(writers.chain, ['j']);
   await writers.close();
