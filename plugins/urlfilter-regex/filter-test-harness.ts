@@ -15,7 +15,9 @@ export interface FilterHarness {
 }
 
 export interface HarnessOptions {
+  /** The plugin under test; with `includes`, the whole chain of the included plugins is run instead. */
   id: string;
+  includes?: string;
   /** Rule files written into the temporary configuration directory. */
   files?: Record<string, string>;
   config?: Record<string, unknown>;
@@ -29,10 +31,10 @@ function writeConf(files: Record<string, string> = {}): string {
 
 export async function filterHarness(opts: HarnessOptions): Promise<FilterHarness> {
   const confDir = writeConf(opts.files);
-  const ctx = createTestContext({ config: { 'plugin.includes': opts.id, ...opts.config }, env: { NUTCH_CONF_DIR: confDir }, cwd: confDir });
+  const ctx = createTestContext({ config: { 'plugin.includes': opts.includes ?? opts.id, ...opts.config }, env: { NUTCH_CONF_DIR: confDir }, cwd: confDir });
   let chain: Awaited<ReturnType<typeof ctx.extensions.urlFilters>>;
   try {
-    chain = await ctx.extensions.urlFilters(opts.id);
+    chain = await ctx.extensions.urlFilters(opts.includes ? undefined : opts.id);
   } catch (err) {
     await ctx.close();
     rmSync(confDir, { recursive: true, force: true });
