@@ -77,7 +77,7 @@ export async function buildCrawl(ctx: NutchContext, crawlDir: string, pages: Pag
   return { crawlDir, crawlDb, linkDb, segment: seg.path };
 }
 
-export const INDEX_PLUGINS = 'index-(basic|anchor|more|metadata|static)|indexer-(sqlite|dummy|jsonl|csv)|urlfilter-regex|urlnormalizer-(pass|basic)|fixture-.*';
+export const INDEX_PLUGINS = 'index-(basic|anchor|more|metadata|static)|indexer-(sqlite|dummy|jsonl|csv|postgres)|urlfilter-regex|urlnormalizer-(pass|basic)|fixture-.*';
 
 /** A context with the built-in indexing plugins and `writers` as index-writers.json. */
 export function indexContext(t: { after(fn: () => unknown): void }, writers: unknown, defines: Record<string, string> = {}, pluginFolders: string[] = []): TestNutchContext & { confDir: string } {

@@ -75,3 +75,32 @@ test('toTsQuery escapes every tsquery operator', () => {
   assert.equal(toTsQuery("it's (a|b) !c"), "'it' & 's' & 'a' & 'b' & 'c'");
   assert.equal(toTsQuery('&|!()'), null);
 });
+
+test('index stage with indexer-postgres: the server dropping the connection mid-stage fails the stage naming the writer; nothing committed', { skip }, async (t) => {
+  const { indexContext, buildCrawl } = await import('../index/crawl-fixture.js');
+  const { index } = await import('../../core/crawl/index/index.js');
+  const { tempDir } = await import('../helpers/temp-dir.js');
+  const { join } = await import('node:path');
+  const ctx = indexContext(t, { writers: [{ id: 'pg_1', extension: 'indexer-postgres', parameters: { url: server!.url, table: 'docs_stage', 'batch.size': '2' } }] }, { 'storage.batch.size': '2' });
+  const f = await buildCrawl(ctx, join(tempDir(t), 'crawl'), Array.from({ length: 60 }, (_, i) => ({ url: `http://pg.example/${i}`, text: 'pgword' })));
+  const admin = new pg.Client({ connectionString: server!.url });
+  await admin.connect();
+  t.after(() => admin.end());
+  let killed = false;
+  await assert.rejects(index(ctx, { crawlDb: f.crawlDb, segments: [f.segment] }, {
+    onProgress: (e) => {
+      if (e.type === 'progress' && !killed) {
+        killed = true;
+        void admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND backend_type = 'client backend'`);
+      }
+    },
+  }), (e: { code: string; message: string }) => {
+    assert.equal(e.code, 'NUTCH_INDEX_WRITER_FAILED');
+    assert.match(e.message, /pg_1/);
+    assert.match(e.message, /not written/);
+    return true;
+  });
+  assert.ok(killed);
+  const n = await admin.query(`SELECT count(*)::int AS n FROM docs_stage`);
+  assert.equal(n.rows[0].n, 0, 'the run was one transaction: nothing committed');
+});
