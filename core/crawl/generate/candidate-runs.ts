@@ -1,6 +1,6 @@
 /**
  * The Generator's sort, without one long synchronous sort and without an object per candidate:
- * candidates are collected in runs of RUN_SIZE held as parallel arrays (URL, sort value, host id),
+ * candidates are collected in runs of RUN_SIZE (10,000) held as parallel arrays (URL, sort value, host id),
  * each run sorted on its own (a few ms), then the runs are merged lazily with a small heap,
  * yielding to the event loop every MERGE_STEP entries. Order: sort value descending, then URL.
  *
@@ -17,7 +17,7 @@ export interface Candidate {
   host: number;
 }
 
-const RUN_SIZE = 20_000;
+const RUN_SIZE = 10_000;
 const MERGE_STEP = 5_000;
 
 interface Run {

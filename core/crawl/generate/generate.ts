@@ -226,7 +226,11 @@ async function writeSegment(ctx: NutchContext, session: CrawlDbUpdate, urls: str
   const seg = staged ?? await ctx.storage.createSegment(o.segmentsDir);
   try {
     const parts: string[][] = Array.from({ length: o.numFetchers }, () => []);
-    for (const url of urls) parts[o.partitioner.partition(url)].push(url);
+    const slice = new TimeSlice();
+    for (const url of urls) {
+      parts[o.partitioner.partition(url)].push(url);
+      await slice.tick();
+    }
     let written = 0;
     for (let p = 0; p < o.numFetchers; p++) {
       const writer = await seg.openWriter('crawl_generate', p, { totalPartitions: o.numFetchers });

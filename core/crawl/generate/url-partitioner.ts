@@ -7,6 +7,7 @@
 import { lookup } from 'node:dns/promises';
 import { getDomain } from 'tldts';
 import type { URLNormalizers } from '../../extension-points/url-normalizer.js';
+import { TimeSlice } from '../../storage/yield.js';
 
 export type PartitionMode = 'byHost' | 'byDomain' | 'byIP';
 
@@ -42,9 +43,11 @@ export class URLPartitioner {
   async prepare(urls: readonly string[]): Promise<void> {
     if (this.mode !== 'byIP') return;
     const hosts = new Set<string>();
+    const slice = new TimeSlice();
     for (const u of urls) {
       const h = hostOf(u);
       if (h && !this.ipCache.has(h)) hosts.add(h);
+      await slice.tick();
     }
     const list = [...hosts];
     for (let i = 0; i < list.length; i += 16) {
