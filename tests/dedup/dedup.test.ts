@@ -85,9 +85,10 @@ test('dedup -group host / domain only compares pages of the same host / domain',
   }
 });
 
-test('dedup rejects an unknown compare criterion', async (t) => {
+test('dedup rejects an unknown compare criterion, and a CrawlDb that does not exist', async (t) => {
   const { ctx, crawlDb } = setup(t);
   await assert.rejects(dedup(ctx, { crawlDb, compareOrder: ['score', 'size'] }), /unknown criterion "size"/);
+  await assert.rejects(dedup(ctx, { crawlDb }), (e: { code?: string }) => e.code === 'NUTCH_STORAGE_NOT_FOUND');
 });
 
 test('CLI: nutch dedup -group host -compareOrder', async (t) => {

@@ -48,6 +48,10 @@ export async function dedup(ctx: NutchContext, args: DedupArgs, opts: StageOptio
   log.info(`DeduplicationJob: crawldb: ${args.crawlDb}; group: ${group}; compareOrder: ${order.join(',')}`);
 
   const db = await ctx.storage.openCrawlDb(args.crawlDb);
+  if ((await db.exists?.()) === false) {
+    await db.close();
+    throw new NutchError('NUTCH_STORAGE_NOT_FOUND', `CrawlDb ${args.crawlDb} does not exist; nothing to deduplicate.`, { file: args.crawlDb });
+  }
   const staging = new ExternalSort({ columns: 3 });
   let session: CrawlDbUpdate | undefined;
   try {
