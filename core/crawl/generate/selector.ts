@@ -33,7 +33,8 @@ export function selectSortValue(url: string, stored: CrawlDatum, o: SelectorOpti
     count(o.counters, 'STATUS_REJECTED');
     return null;
   }
-  const datum = cloneCrawlDatum(stored);
+  // shouldFetch may adjust the datum; the scanned record is a fresh copy nobody writes back
+  const datum = stored;
   if (!o.schedule.shouldFetch(url, datum, o.curTime)) {
     count(o.counters, 'SCHEDULE_REJECTED');
     return null;
