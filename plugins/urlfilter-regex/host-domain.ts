@@ -12,7 +12,21 @@ export interface HostDomain {
   suffix: string | null;
 }
 
+/** Hosts repeat heavily within a crawl: a bounded cache saves a public-suffix lookup per URL. */
+const CACHE_LIMIT = 20_000;
+const cache = new Map<string, HostDomain>();
+
 export function hostDomain(host: string): HostDomain {
+  let hd = cache.get(host);
+  if (hd === undefined) {
+    if (cache.size >= CACHE_LIMIT) cache.clear();
+    hd = lookup(host);
+    cache.set(host, hd);
+  }
+  return hd;
+}
+
+function lookup(host: string): HostDomain {
   const h = host.endsWith('.') ? host.slice(0, -1) : host;
   if (h === '') return { host, domain: '', suffix: null };
   const p = parse(h, { allowPrivateDomains: false, extractHostname: false, detectIp: true });
