@@ -65,3 +65,12 @@ test('nutch index with a broken index-writers.json exits 2 naming file and point
   assert.equal(r.code, 2);
   assert.match(r.stderr, /NUTCH_INDEX_WRITERS_INVALID: .*index-writers\.json: \/writers\/0\/extension "indexer-nope"/);
 });
+
+test('nutch index and clean on a CrawlDb that does not exist exit 3 naming it', async (t) => {
+  const c = await crawl(t);
+  const r = await runNutch(['index', ...D, 'nowhere/crawldb', c.segment], { cwd: c.cwd });
+  assert.equal(r.code, 3);
+  assert.match(r.stderr, /NUTCH_STORAGE_NOT_FOUND: CrawlDb .*nowhere\/crawldb does not exist/);
+  const cl = await runNutch(['clean', ...D, 'nowhere/crawldb'], { cwd: c.cwd });
+  assert.equal(cl.code, 3);
+});

@@ -8,6 +8,7 @@ import type { NutchContext } from '../context.js';
 import { type Counters, type StageOptions } from '../progress.js';
 import { openIndexWriters } from '../index/open-index-writers.js';
 import { IndexActions } from '../index/index-actions.js';
+import { openExistingCrawlDb } from '../index/index.js';
 
 export interface CleanArgs {
   crawlDb: string;
@@ -19,7 +20,7 @@ export interface CleanArgs {
 export async function clean(ctx: NutchContext, args: CleanArgs, opts: StageOptions = {}): Promise<Counters> {
   const started = Date.now();
   opts.onProgress?.({ type: 'stage-start', stage: 'clean', args: { crawlDb: args.crawlDb } });
-  const crawlDb = await ctx.storage.openCrawlDb(args.crawlDb);
+  const crawlDb = await openExistingCrawlDb(ctx, args.crawlDb);
   const batchSize = Math.max(1, ctx.conf.getInt('storage.batch.size', 1000));
   let actions: IndexActions | null = null;
   try {

@@ -64,19 +64,20 @@ export async function index(ctx: NutchContext, args: IndexArgs, opts: StageOptio
   const normalizers = args.normalize ? await ctx.extensions.urlNormalizers('indexer') : null;
   const urlFilters = args.filter ? await ctx.extensions.urlFilters() : null;
 
-  const crawlDb: CrawlDb = await ctx.storage.openCrawlDb(args.crawlDb);
-  let linkDb: LinkDb | null = null;
-  if (args.linkDb) {
-    linkDb = await ctx.storage.openLinkDb(args.linkDb);
-    if (linkDb.exists && !(await linkDb.exists())) {
-      ctx.log.warn(`Ignoring linkDb for indexing, no linkDb found in path: ${args.linkDb}`, { file: args.linkDb });
-      await linkDb.close();
-      linkDb = null;
-    }
-  }
   const writers = await openIndexWriters(ctx, { crawlDir: args.crawlDir ?? dirname(resolve(args.crawlDb)) });
   const actions = new IndexActions(writers, ctx.log);
+  let crawlDb: CrawlDb | null = null;
+  let linkDb: LinkDb | null = null;
   try {
+    crawlDb = await openExistingCrawlDb(ctx, args.crawlDb);
+    if (args.linkDb) {
+      linkDb = await ctx.storage.openLinkDb(args.linkDb);
+      if (linkDb.exists && !(await linkDb.exists())) {
+        ctx.log.warn(`Ignoring linkDb for indexing, no linkDb found in path: ${args.linkDb}`, { file: args.linkDb });
+        await linkDb.close();
+        linkDb = null;
+      }
+    }
     for (const segPath of args.segments) {
       if (opts.signal?.aborted) break;
       const segment = await ctx.storage.openSegment(segPath);
@@ -90,7 +91,7 @@ export async function index(ctx: NutchContext, args: IndexArgs, opts: StageOptio
           opts.onProgress?.({ type: 'skip', stage: 'index', reason: 'incomplete segment', culprit: incomplete[0] });
           continue;
         }
-        await indexSegment(segment);
+        await indexSegment(segment, crawlDb);
       } finally {
         await segment.close();
       }
@@ -100,14 +101,14 @@ export async function index(ctx: NutchContext, args: IndexArgs, opts: StageOptio
     await actions.fail();
     throw err;
   } finally {
-    await crawlDb.close();
+    await crawlDb?.close();
     await linkDb?.close();
   }
   Object.assign(counters, actions.counters);
   opts.onProgress?.({ type: 'stage-end', stage: 'index', counters, ms: Date.now() - started });
   return counters;
 
-  async function indexSegment(segment: Segment): Promise<void> {
+  async function indexSegment(segment: Segment, crawlDb: CrawlDb): Promise<void> {
     const join = <P extends 'parse_data' | 'parse_text' | 'content'>(part: P) =>
       new LookaheadJoin(segment.read(part, { batchSize })[Symbol.asyncIterator](), async (url) => last(await segment.get(part, url)), batchSize * 2);
     const data = join('parse_data');
@@ -118,12 +119,12 @@ export async function index(ctx: NutchContext, args: IndexArgs, opts: StageOptio
       for await (const rec of segment.read('crawl_fetch', { batchSize })) {
         batch.push(rec);
         if (batch.length >= batchSize) {
-          await processBatch(segment, batch, data, text, content);
+          await processBatch(segment, crawlDb, batch, data, text, content);
           batch = [];
           if (opts.signal?.aborted) return;
         }
       }
-      if (batch.length) await processBatch(segment, batch, data, text, content);
+      if (batch.length) await processBatch(segment, crawlDb, batch, data, text, content);
     } finally {
       await data.close();
       await text.close();
@@ -133,6 +134,7 @@ export async function index(ctx: NutchContext, args: IndexArgs, opts: StageOptio
 
   async function processBatch(
     segment: Segment,
+    crawlDb: CrawlDb,
     batch: Keyed<CrawlDatum>[],
     data: LookaheadJoin<ParseData>,
     text: LookaheadJoin<ParseText>,
@@ -222,6 +224,16 @@ export async function index(ctx: NutchContext, args: IndexArgs, opts: StageOptio
     if (binary) doc.fields.binaryContent = [base64 ? Buffer.from(binary.content).toString('base64') : Buffer.from(binary.content).toString('utf8')];
     return sanitizeDocument(doc);
   }
+}
+
+/** Opens the CrawlDb, failing (as Nutch) when it was never written. */
+export async function openExistingCrawlDb(ctx: NutchContext, path: string): Promise<CrawlDb> {
+  const db = await ctx.storage.openCrawlDb(path);
+  if (db.exists && !(await db.exists())) {
+    await db.close();
+    throw new NutchError('NUTCH_STORAGE_NOT_FOUND', `CrawlDb ${path} does not exist; run nutch inject first, or check the path.`, { file: path });
+  }
+  return db;
 }
 
 function isTagged(err: unknown): err is NutchError {
