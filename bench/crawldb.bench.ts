@@ -42,20 +42,26 @@ const rows: string[] = [];
 let loopOk = true;
 
 /**
- * CPU time the process spent between two consecutive turns of the event loop: on a shared, loaded
- * machine the wall-clock delay also counts time the OS did not schedule us; this counts only our
- * own work (all threads of the process, so GC helpers and the checkpoint worker add a little).
+ * CPU time of the MAIN thread between two consecutive turns of the event loop — the synchronous
+ * block the loop could not escape. On Linux it is read from /proc/self/task/<pid>/schedstat
+ * (nanoseconds on CPU, this thread only, so neither the OS scheduling us out on a loaded machine
+ * nor the checkpoint worker's CPU counts); elsewhere process.cpuUsage() (all threads) is used.
  */
+const schedstat = `/proc/self/task/${process.pid}/schedstat`;
+const mainThreadCpuMs: () => number = fs.existsSync(schedstat)
+  ? () => Number(fs.readFileSync(schedstat, 'latin1').split(' ')[0]) / 1e6
+  : () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+
 function cpuPerTurn(): { stop(): number; peakRss(): number } {
-  let prev = process.cpuUsage();
+  let prev = mainThreadCpuMs();
   let max = 0;
   let rss = 0;
   let turns = 0;
   let timer: NodeJS.Immediate;
   const tick = () => {
     if (turns++ % 16 === 0) rss = Math.max(rss, process.memoryUsage.rss());
-    const now = process.cpuUsage();
-    max = Math.max(max, (now.user + now.system - prev.user - prev.system) / 1000);
+    const now = mainThreadCpuMs();
+    max = Math.max(max, now - prev);
     prev = now;
     timer = setImmediate(tick);
   };
@@ -76,7 +82,7 @@ async function stage<T>(name: string, records: number, fn: () => Promise<T>): Pr
   h.disable();
   const maxMs = h.max / 1e6;
   if (maxCpuTurn > LOOP_BUDGET_MS) loopOk = false;
-  rows.push(`${name.padEnd(24)} ${(ms / 1000).toFixed(2).padStart(6)} s wall (${(cpuMs / 1000).toFixed(2)} s CPU)  ${Math.round(records / (ms / 1000)).toLocaleString('en').padStart(8)} records/s wall, ${Math.round(records / (cpuMs / 1000)).toLocaleString('en')}/CPU-s  loop: longest turn ${maxCpuTurn.toFixed(1)} ms CPU, max delay ${maxMs.toFixed(1)} ms wall (p99 ${(h.percentile(99) / 1e6).toFixed(1)})  RSS ${(cpu.peakRss() / 2 ** 20).toFixed(0)} MB`);
+  rows.push(`${name.padEnd(24)} ${(ms / 1000).toFixed(2).padStart(6)} s wall (${(cpuMs / 1000).toFixed(2)} s CPU)  ${Math.round(records / (ms / 1000)).toLocaleString('en').padStart(8)} records/s wall, ${Math.round(records / (cpuMs / 1000)).toLocaleString('en')}/CPU-s  loop: longest turn ${maxCpuTurn.toFixed(1)} ms main-thread CPU, max delay ${maxMs.toFixed(1)} ms wall (p99 ${(h.percentile(99) / 1e6).toFixed(1)})  RSS ${(cpu.peakRss() / 2 ** 20).toFixed(0)} MB`);
   return result;
 }
 
@@ -91,7 +97,7 @@ try {
   console.log(`peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB (issue budget 500 MB)`);
   console.log(`inject target >= 30,000 URLs/s; generate target <= 5 s for -topN 50,000 on 1,000,000 URLs`);
   console.log(`load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} cores (wall-clock loop delay includes time not scheduled)`);
-  console.log(`event-loop check (no turn > ${LOOP_BUDGET_MS} ms of CPU): ${loopOk ? 'PASS' : 'FAIL'}`);
+  console.log(`event-loop check (no turn > ${LOOP_BUDGET_MS} ms of main-thread CPU${fs.existsSync(schedstat) ? '' : ', process CPU here'}): ${loopOk ? 'PASS' : 'FAIL'}`);
 } finally {
   await ctx.close();
   fs.rmSync(dir, { recursive: true, force: true });
