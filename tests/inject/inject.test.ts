@@ -187,3 +187,17 @@ test('a locked CrawlDb is refused and left untouched; -force takes it', async (t
   assert.equal(await db.count(), 1);
   await db.close();
 });
+
+test('an abort (first SIGINT) stops reading and commits the seeds read so far', async (t) => {
+  const dir = tempDir(t);
+  const seeds = writeFile(path.join(dir, 'seeds.txt'), Array.from({ length: 50 }, (_, i) => `http://a.example/${i}`).join('\n') + '\n');
+  const ctx = stageContext(t, { 'storage.batch.size': 10 });
+  const ac = new AbortController();
+  const c = await inject(ctx, { crawlDb: path.join(dir, 'db'), urlDir: seeds }, { signal: ac.signal, onProgress: (e) => { if (e.type === 'progress') ac.abort(); } });
+  assert.equal(c.stopped, 1);
+  assert.equal(c.urls_injected, 10);
+  const db = await ctx.storage.openCrawlDb(path.join(dir, 'db'));
+  assert.equal(await db.count(), 10);
+  assert.ok(!fs.existsSync(path.join(dir, 'db', '.locked')));
+  await db.close();
+});
