@@ -13,6 +13,7 @@ import {
 import { baseHeaders, firstHeader, headersToMetadata } from './http-headers.js';
 import { readBody } from './body-reader.js';
 import { statusForCode } from './status-mapping.js';
+import { sniffContentType } from './content-type.js';
 
 /** Datum metadata key of the response time in ms (Nutch's RESPONSE_TIME `_rs_`). */
 export const RESPONSE_TIME_KEY = '_rs_';
@@ -102,7 +103,7 @@ export class Http implements Protocol {
         url,
         baseUrl: url,
         content: body.bytes,
-        contentType: firstHeader(res.headers, 'content-type') ?? '',
+        contentType: firstHeader(res.headers, 'content-type') || sniffContentType(url, body.bytes),
         metadata,
       });
       const status = statusForCode(res.statusCode, url, firstHeader(res.headers, 'location'));

@@ -154,3 +154,10 @@ test('protocol-http: Retry-After as seconds or HTTP date; agent string as Nutch'
   const conf = createTestContext({ defines: { 'http.agent.name': 'Bot', 'http.agent.version': '2.0', 'http.agent.description': 'test crawler', 'http.agent.email': 'bot@example.com' } }).conf;
   assert.equal(agentString(conf), 'Bot/2.0 (test crawler; bot@example.com)');
 });
+
+test('protocol-http: no Content-Type header -> sniffed from the bytes, then the URL extension', async (t) => {
+  const p = await http(t);
+  assert.equal((await p.getProtocolOutput(web.url(0, '/special/no-type'), datum())).content!.contentType, 'text/html');
+  assert.equal((await p.getProtocolOutput(web.url(0, '/special/no-type.pdf'), datum())).content!.contentType, 'application/pdf');
+  assert.match((await p.getProtocolOutput(web.seeds[0]!, datum())).content!.contentType, /^text\/html; charset=utf-8$/);
+});

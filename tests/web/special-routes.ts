@@ -16,6 +16,7 @@
  *   /special/redirect-to?url=U&code=C         C (default 302) to U
  *   /special/binary                           application/octet-stream
  *   /special/echo-headers                     the request headers as JSON
+ *   /special/no-type[.ext]                    the home page without a Content-Type header
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { gzipSync, deflateSync, brotliCompressSync } from 'node:zlib';
@@ -142,6 +143,12 @@ export function handleSpecial({ req, res, u, page, compressed, url }: SpecialArg
     }
     case '/special/binary':
       return sendBody(res, 200, 'application/octet-stream', Buffer.from([0, 1, 2, 3, 255, 254, 0, 0]));
+    case '/special/no-type':
+    case '/special/no-type.pdf': {
+      const body = Buffer.from(path.endsWith('.pdf') ? 'binary stuff' : page());
+      res.writeHead(200, { 'Content-Length': String(body.length) });
+      return void res.end(body);
+    }
     case '/special/echo-headers':
       return sendBody(res, 200, 'application/json', JSON.stringify(req.headers));
     default:
