@@ -72,7 +72,7 @@ export class HtmlParser implements Parser {
     }
 
     const base = content.baseUrl || content.url;
-    const baseUrl = (walked.baseHref && resolveUrl(walked.baseHref, base)) || base;
+    const baseUrl = usableBase(walked.baseHref, base);
     const metaTags = processMetaTags(walked.metas, walked.baseHref, baseUrl);
 
     const parseMeta: Metadata = {
@@ -137,6 +137,12 @@ function embeddedParams(baseUrl: string): string | null {
   if (semi <= 0) return null;
   const end = baseUrl.slice(semi).search(/[?#]/);
   return end < 0 ? baseUrl.slice(semi) : baseUrl.slice(semi, semi + end);
+}
+
+/** The <base href> resolved against the page when it gives a hierarchical URL (http, https, ftp, file), else the page. */
+function usableBase(baseHref: string | null, pageUrl: string): string {
+  const resolved = baseHref ? resolveUrl(baseHref, pageUrl) : null;
+  return resolved && /^(?:https?|ftp|file):/i.test(resolved) ? resolved : pageUrl;
 }
 
 /** A relative reference without its own ;params: absolute and protocol-relative targets keep theirs. */

@@ -96,6 +96,7 @@ test('outlinks: form actions are not outlinks by default; ignore_tags removes ta
 const baseCases: { name: string; html: string; expect: string[] }[] = [
   { name: 'relative base resolves against the page', html: '<base href="/other/"><a href="x.html">x</a>', expect: ['http://www.example.com/other/x.html'] },
   { name: 'garbage base is ignored', html: '<base href="http://[::1"><a href="x.html">x</a>', expect: ['http://www.example.com/dir/x.html'] },
+  { name: 'a javascript: base is ignored', html: '<base href="javascript:void(0)"><a href="x.html">x</a>', expect: ['http://www.example.com/dir/x.html'] },
   { name: 'first base wins', html: '<base href="http://a.example/"><base href="http://b.example/"><a href="x">x</a>', expect: ['http://a.example/x'] },
   { name: 'no base: content baseUrl (after redirects) is used', html: '<a href="y">y</a>', expect: ['http://www.example.com/dir/y'] },
 ];
