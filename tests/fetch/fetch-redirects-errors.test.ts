@@ -153,3 +153,20 @@ test('fetcher.parse: a slow parse hook holds back fetching (bounded pending pars
   assert.equal(parsed, 12);
   assert.ok(maxPending <= 6, `pending parses ${maxPending} (bound: 2 x threads + threads)`);
 });
+
+test('a Protocol plugin whose start() throws fails the fetch before anything is written', async (t) => {
+  const { fixtureContext } = await import('../helpers/context.js');
+  const { tempDir } = await import('../helpers/temp-dir.js');
+  const ctx = Object.assign(fixtureContext(t, {
+    includeBuiltins: false,
+    defines: { 'http.agent.name': 'TestBot' },
+    plugins: [{ id: 'protocol-unstartable', start() { throw new Error('no network today'); }, extensions: [{ point: 'Protocol', parameters: { protocolName: 'broken' }, implementation: class {
+      async getProtocolOutput(): Promise<never> { throw new Error('unreachable'); }
+    } }] }],
+  }), { crawlDir: tempDir(t) });
+  const seg = await generateSegment(ctx, [['broken://a/1']]);
+  await assert.rejects(fetch(ctx, { segment: seg }), (err: { code?: string; message: string }) => err.code === 'NUTCH_PLUGIN_START_FAILED' && /protocol-unstartable/.test(err.message));
+  const s = await ctx.storage.openSegment(seg);
+  assert.equal(await s.hasPart('crawl_fetch'), false, 'nothing written');
+  await s.close();
+});

@@ -12,6 +12,7 @@ import { CrawlStatus, DatumMeta, statusName, type CrawlDatum } from '../../model
 import type { ProtocolStatus } from '../../model/protocol-status.js';
 import type { Segment } from '../../storage/interfaces.js';
 import { count, type Counters, type StageOptions } from '../progress.js';
+import { ExtensionPoints } from '../../extension-points/extension-point.js';
 import { FetchItemQueues } from './fetch-item-queues.js';
 import { QueueFeeder } from './feeder.js';
 import { FetchOutput } from './fetch-output.js';
@@ -57,8 +58,10 @@ export async function fetch(ctx: NutchContext, args: FetchArgs, opts: StageOptio
     const partitions = await segment.partitions('crawl_generate');
     opts.onProgress?.({ type: 'stage-start', stage: 'fetch', args: { segment: args.segment, threads } });
 
+    // every extension this stage uses starts before anything is read or written (DESIGN §3)
     const [normalizers, filters, scoring] = await Promise.all([
       ctx.extensions.urlNormalizers('fetcher'), ctx.extensions.urlFilters(), ctx.extensions.scoringFilters(),
+      ...ctx.plugins.getExtensions(ExtensionPoints.Protocol.id).map((ext) => ctx.plugins.getInstance(ext)),
     ]);
     const protocols = ctx.extensions.protocolFactory();
     const queues = new FetchItemQueues(conf);
