@@ -39,7 +39,7 @@ export interface CrawlFixture {
 
 export const FETCH_TIME = Date.UTC(2026, 0, 2, 3, 4, 5);
 
-export async function buildCrawl(ctx: NutchContext, crawlDir: string, pages: PageSpec[], opts: { skipParts?: SegmentPartName[]; unfinished?: SegmentPartName[] } = {}): Promise<CrawlFixture> {
+export async function buildCrawl(ctx: NutchContext, crawlDir: string, pages: PageSpec[], opts: { skipParts?: SegmentPartName[]; unfinished?: SegmentPartName[]; segmentName?: string } = {}): Promise<CrawlFixture> {
   const crawlDb = join(crawlDir, 'crawldb');
   const linkDb = join(crawlDir, 'linkdb');
   const db = await ctx.storage.openCrawlDb(crawlDb);
@@ -53,7 +53,7 @@ export async function buildCrawl(ctx: NutchContext, crawlDir: string, pages: Pag
   await lup.commit();
   await ldb.close();
 
-  const seg = await ctx.storage.createSegment(join(crawlDir, 'segments'), '20260102030405');
+  const seg = await ctx.storage.createSegment(join(crawlDir, 'segments'), opts.segmentName ?? '20260102030405');
   const write = async <V>(part: SegmentPartName, records: { url: string; value: V }[]) => {
     if (opts.skipParts?.includes(part)) return;
     const w = await seg.openWriter(part, 0, { totalPartitions: 1 });

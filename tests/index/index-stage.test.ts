@@ -216,3 +216,16 @@ test('search opens only the first writer that can search; with none, NUTCH_INDEX
   const none = indexContext(t, dummyWriters(join(dir, 'other.txt')));
   await assert.rejects(search(none, { crawlDir: f.crawlDir, query: 'x', limit: 1 }), (e: { code: string }) => e.code === 'NUTCH_INDEX_NO_SEARCHER');
 });
+
+test('index: a URL in several segments is upserted; the later segment wins', async (t) => {
+  const dir = tempDir(t);
+  const ctx = indexContext(t, { writers: [{ id: 's', extension: 'indexer-sqlite' }] });
+  const crawlDir = join(dir, 'crawl');
+  const older = await buildCrawl(ctx, crawlDir, [{ url: 'http://twice.example/', title: 'Old', text: 'versionone' }], { segmentName: '20260101000000' });
+  const newer = await buildCrawl(ctx, crawlDir, [{ url: 'http://twice.example/', title: 'New', text: 'versiontwo' }], { segmentName: '20260102000000' });
+  const counters = await index(ctx, { crawlDb: newer.crawlDb, segments: [older.segment, newer.segment] });
+  assert.equal(counters['indexed (add/update)'], 2);
+  assert.deepEqual(await search(ctx, { crawlDir, query: 'versionone', limit: 5 }), []);
+  const hits = await search(ctx, { crawlDir, query: 'versiontwo', limit: 5 });
+  assert.deepEqual(hits.map((h) => [h.url, h.title]), [['http://twice.example/', 'New']]);
+});
