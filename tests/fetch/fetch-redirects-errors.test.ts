@@ -136,7 +136,7 @@ test('a Protocol plugin that throws: fetch_retry, logged and reported with the e
   assert.ok(ctx.log.records.some((r) => r.level === 'warn' && r.fields?.extension === 'protocol-broken'));
 });
 
-test('fetcher.parse: a slow parse hook holds back fetching (bounded pending parses)', async (t) => {
+test('fetcher.parse: parsed before crawl_fetch is written (the signature is stored); parses bounded by threads', async (t) => {
   const web = await startTestWeb({ hosts: 2, pagesPerHost: 6, linksPerPage: 1 });
   t.after(() => web.close());
   const ctx = fetchContext(t, { 'fetcher.parse': 'true' });
@@ -144,14 +144,17 @@ test('fetcher.parse: a slow parse hook holds back fetching (bounded pending pars
   let pending = 0;
   let maxPending = 0;
   let parsed = 0;
-  await fetch(ctx, { segment: seg, threads: 2, parse: async () => {
+  await fetch(ctx, { segment: seg, threads: 2, parse: async (content, datum) => {
     maxPending = Math.max(maxPending, ++pending);
     await new Promise((r) => setTimeout(r, 30));
+    datum.signature = new Uint8Array([content.content.length & 255, 7]);
     pending--;
     parsed++;
   } });
   assert.equal(parsed, 12);
-  assert.ok(maxPending <= 6, `pending parses ${maxPending} (bound: 2 x threads + threads)`);
+  assert.ok(maxPending <= 2, `pending parses ${maxPending}`);
+  const recs = await readPart(ctx, seg, 'crawl_fetch');
+  assert.ok(recs.every((r) => r.value.signature?.[1] === 7), 'signature set by the parse is in crawl_fetch');
 });
 
 test('a Protocol plugin whose start() throws fails the fetch before anything is written', async (t) => {

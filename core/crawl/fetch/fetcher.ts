@@ -78,8 +78,6 @@ export async function fetch(ctx: NutchContext, args: FetchArgs, opts: StageOptio
     await output.open(storedContent);
     const parseInline = conf.getBoolean('fetcher.parse', false);
     if (parseInline && !args.parse) log.warn('fetcher.parse is true but no parser is wired to this fetch; content is stored unparsed (run nutch parse)');
-    const parses = new Set<Promise<void>>();
-    const maxPendingParses = Math.max(2, threads * 2);
 
     const deps: FetcherThreadDeps = {
       queues, protocols, normalizers, filters, scoring, counters, log,
@@ -106,20 +104,20 @@ export async function fetch(ctx: NutchContext, args: FetchArgs, opts: StageOptio
         content.metadata[ContentMeta.FETCH_TIME] = [String(now)];
         scoring.passScoreBeforeParsing(url, datum, content);
       }
+      if (parseInline && args.parse && content && fetchStatus === CrawlStatus.STATUS_FETCH_SUCCESS) {
+        // parsed before crawl_fetch is written, so what the parse sets on the datum (its signature) is
+        // stored with it, as Nutch's FetcherThread.output; the worker pool parses while other fetches run
+        try {
+          await args.parse(content, datum, { url, segment, partition: item.partition });
+        } catch (err) {
+          count(counters, 'parse_failed');
+          log.warn(`inline parse of ${url} failed: ${(err as Error).message}`);
+        }
+      }
       await output.write(item.partition, url, datum, content);
       if (fetchStatus !== CrawlStatus.STATUS_LINKED) {
         pages++;
         opts.onProgress?.({ type: 'page', stage: 'fetch', url, status: statusName(fetchStatus), httpCode: Number(content?.metadata[ContentMeta.RESPONSE_CODE]?.[0]) || undefined, bytes: content?.content.length });
-      }
-      if (parseInline && args.parse && content && fetchStatus === CrawlStatus.STATUS_FETCH_SUCCESS) {
-        const p = args.parse(content, datum, { url, segment, partition: item.partition }).catch((err) => {
-          count(counters, 'parse_failed');
-          log.warn(`inline parse of ${url} failed: ${(err as Error).message}`);
-        });
-        parses.add(p);
-        void p.finally(() => parses.delete(p));
-        // back-pressure: a parse pool slower than the network holds fetch slots instead of memory
-        while (parses.size >= maxPendingParses) await Promise.race(parses);
       }
     };
 
@@ -192,7 +190,6 @@ export async function fetch(ctx: NutchContext, args: FetchArgs, opts: StageOptio
         await queues.waitForChange(next - Date.now());
       }
       await feeding;
-      await Promise.all(parses);
       await output.close(!stopping);
     } catch (err) {
       await output.close(false).catch(() => {});
