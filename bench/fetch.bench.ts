@@ -4,6 +4,7 @@
  *   1. 100 hosts, 1 connection per host, 200 ms latency: ceiling 100 / 0.2 s = 500 pages/s, target >= 400.
  *   2. zero latency, 100 hosts, at most 2 connections per host: pages/s (issue floor 800).
  * Reports pages/s, CPU s per 1,000 pages, peak RSS, event-loop delay p99. Robots.txt is obeyed.
+ *   3. the same with inline parse (fetcher.parse, the parse worker pool): issue floor 500 pages/s.
  * Env: BENCH_PAGES_PER_HOST (default 20 for run 1, 50 for run 2).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { startTestWebProcess } from './lib/test-web-process.js';
 import { createContext } from '../core/crawl/context.js';
 import { createConsoleLogger } from '../core/log.js';
 import { fetch } from '../core/crawl/fetch/index.js';
+import { InlineParse } from '../core/crawl/parse/index.js';
 import { createCrawlDatum, CrawlStatus } from '../core/model/crawl-datum.js';
 
 interface RunSpec {
@@ -25,6 +27,8 @@ interface RunSpec {
   threads: number;
   ceiling?: number;
   target: number;
+  /** Parse inline through the parse worker pool (fetcher.parse). */
+  inlineParse?: boolean;
 }
 
 async function run(spec: RunSpec): Promise<void> {
@@ -36,6 +40,7 @@ async function run(spec: RunSpec): Promise<void> {
     defines: {
       'http.agent.name': 'BenchBot', 'plugin.includes': 'protocol-http', 'fetcher.server.delay': '0',
       'fetcher.threads.per.queue': String(spec.perQueue), 'fetcher.server.min.delay': '0',
+      'fetcher.parse': String(!!spec.inlineParse),
       ...JSON.parse(process.env.BENCH_DEFINES ?? '{}'),
     },
   });
@@ -52,6 +57,7 @@ async function run(spec: RunSpec): Promise<void> {
     await w.close();
     await seg.close();
 
+    const inline = spec.inlineParse ? await InlineParse.create(ctx) : null;
     const loop = monitorEventLoopDelay({ resolution: 10 });
     let peakRss = process.memoryUsage.rss();
     const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 100);
@@ -62,7 +68,7 @@ async function run(spec: RunSpec): Promise<void> {
     const lastByHost = new Map<string, number>();
     let gapSum = 0;
     let gaps = 0;
-    const counters = await fetch(ctx, { segment: seg.path, threads: spec.threads }, { onProgress: (e) => {
+    const counters = await fetch(ctx, { segment: seg.path, threads: spec.threads, parse: inline?.parse }, { onProgress: (e) => {
       if (e.type !== 'page') return;
       const now = performance.now();
       if (!firstPage) firstPage = now;
@@ -74,6 +80,11 @@ async function run(spec: RunSpec): Promise<void> {
       }
       lastByHost.set(host, now);
     } });
+    if (inline) {
+      const s2 = await ctx.storage.openSegment(seg.path);
+      Object.assign(counters, await inline.finish(s2, { complete: true }));
+      await s2.close();
+    }
     loop.disable();
     const secs = (performance.now() - t0) / 1000;
     clearInterval(sampler);
@@ -101,3 +112,4 @@ async function run(spec: RunSpec): Promise<void> {
 const env = (name: string, dflt: number) => Number(process.env[name] ?? dflt);
 await run({ name: 'fetch, 100 hosts x 1 connection, 200 ms latency', hosts: 100, pagesPerHost: env('BENCH_PAGES_PER_HOST', 20), latencyMs: 200, perQueue: 1, threads: 100, ceiling: 500, target: 400 });
 await run({ name: 'fetch, 100 hosts x 2 connections, zero latency', hosts: 100, pagesPerHost: env('BENCH_PAGES_PER_HOST', 50), latencyMs: 0, perQueue: 2, threads: 200, target: 800 });
+await run({ name: 'fetch + inline parse, 100 hosts x 2 connections, zero latency', hosts: 100, pagesPerHost: env('BENCH_PAGES_PER_HOST', 50), latencyMs: 0, perQueue: 2, threads: 200, target: 500, inlineParse: true });
