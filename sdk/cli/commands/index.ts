@@ -10,6 +10,7 @@ import { cliContext } from '../context-from-args.js';
 import { ExitCode, type Command } from '../command.js';
 import { NutchError } from '../../../core/errors.js';
 import { index } from '../../../core/crawl/index/index.js';
+import { createProgressDisplay } from '../progress-display.js';
 
 const usage = 'Usage: nutch index [-D k=v ...] <crawldb> [-linkdb <linkdb>] (<segment> ... | -dir <segments>) [-deleteGone] [-noCommit] [-filter] [-normalize] [-addBinaryContent]';
 
@@ -40,7 +41,7 @@ export const indexCommand: Command = {
         filter: args.flags.has('-filter'),
         normalize: args.flags.has('-normalize'),
         addBinaryContent: args.flags.has('-addBinaryContent'),
-      }, { signal: io.signal });
+      }, { signal: io.signal, onProgress: createProgressDisplay(io.stderr as never) });
       io.stdout.write('Indexer: number of documents indexed, deleted, or skipped:\n');
       for (const [name, n] of Object.entries(counters).sort(([a], [b]) => a.localeCompare(b))) io.stdout.write(`Indexer: ${String(n).padStart(6)}  ${name}\n`);
       io.stderr.write(`Indexer: finished at ${new Date().toISOString()}, elapsed: ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
