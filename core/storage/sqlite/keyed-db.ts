@@ -2,11 +2,11 @@
  * A URL-keyed database directory laid out as Nutch's: `<db>/current/part-00000` (one SQLite file)
  * and `<db>/.locked` while a writer works. Shared by the CrawlDb and the LinkDb.
  *
- * Atomicity: an update session is ONE SQLite write transaction on its own connection (BEGIN
- * IMMEDIATE … COMMIT). Readers use another connection and, thanks to WAL, keep seeing the last
- * committed state until COMMIT; a kill -9 at any moment leaves the uncommitted frames in the WAL,
- * which SQLite ignores on the next open. The session is chunked (see KeyedTable), so the
- * transaction spans many event-loop turns without blocking any of them for long.
+ * Atomicity: an update session is ONE SQLite write transaction (BEGIN IMMEDIATE … COMMIT) on a
+ * connection of its own, held by a writer thread (WriterWorker) so that no SQLite write — COMMIT
+ * and the WAL checkpoint included — runs on the main thread. Readers use another connection and,
+ * thanks to WAL, keep seeing the last committed state until COMMIT; a kill -9 at any moment leaves
+ * the uncommitted frames in the WAL, which SQLite ignores on the next open.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,7 +14,8 @@ import type { Keyed, ScanOptions } from '../interfaces.js';
 import { NutchError } from '../../errors.js';
 import { guard, openDatabase, type SqliteDatabase } from './open-database.js';
 import { KeyedTable, type RowCodec } from './keyed-table.js';
-import { checkpointInWorker } from './checkpoint-worker.js';
+import { RemoteTable } from './remote-table.js';
+import { WriterWorker } from './writer-worker.js';
 import { acquireLock, type LockWarn, type WriterLock } from './writer-lock.js';
 
 export const CURRENT_DIR = 'current';
@@ -82,17 +83,16 @@ export class KeyedDb<V> {
     if (this.closed) throw new NutchError('NUTCH_CLOSED', `${this.path} was used after close().`, { file: this.file });
     if (fs.existsSync(this.file)) this.readTable(); // refuse a corrupt file before taking the lock
     const lock = acquireLock(this.path, { force: opts.force, warn: this.opts.warn });
-    let db: SqliteDatabase | undefined;
+    let worker: WriterWorker;
     try {
-      // 4 MB of cache: COMMIT (and each spill) writes at most that much in one synchronous step
-      db = openDatabase(this.file, { create: true, schema: this.schema, manualCheckpoint: true, cacheKiB: 4000 });
-      db.exec('BEGIN IMMEDIATE');
+      fs.mkdirSync(path.dirname(this.file), { recursive: true });
+      // 4 MB of cache: each spill during the session stays a short step for the writer thread
+      worker = await WriterWorker.start({ file: this.file, table: this.codec.table, columns: this.codec.columns, schema: this.schema, cacheKiB: 4000 });
     } catch (err) {
-      db?.close();
       lock.release();
       throw err;
     }
-    const session = new KeyedSession<V>(db, this.file, lock, new KeyedTable(db, this.file, this.codec, this.opts.batchSize), () => this.sessions.delete(session));
+    const session = new KeyedSession<V>(worker, lock, new RemoteTable(worker, this.codec, this.opts.batchSize), () => this.sessions.delete(session));
     this.sessions.add(session);
     return session;
   }
@@ -110,28 +110,29 @@ export class KeyedSession<V> {
   private done = false;
 
   constructor(
-    private readonly db: SqliteDatabase,
-    private readonly file: string,
+    private readonly worker: WriterWorker,
     private readonly lock: WriterLock,
-    readonly table: KeyedTable<V>,
+    readonly table: RemoteTable<V>,
     private readonly onEnd: () => void,
   ) {}
 
-  check(): KeyedTable<V> {
+  check(): RemoteTable<V> {
     if (this.done) throw new NutchError('NUTCH_CLOSED', 'The update session was already committed or aborted.', { file: this.lock.file });
     return this.table;
   }
 
+  /** COMMIT, then the WAL checkpoint, both in the writer thread; the lock goes last. */
   async commit(): Promise<void> {
     this.check();
     this.done = true;
     try {
-      this.db.exec('COMMIT');
-      // Copy the committed WAL into the database file off the main thread; the connection stays
-      // open meanwhile so that closing it does not checkpoint synchronously.
-      await checkpointInWorker(this.file);
+      await this.table.drain();
+      await this.worker.call('commit');
+    } catch (err) {
+      await this.worker.call('abort').catch(() => {});
+      throw err;
     } finally {
-      this.end();
+      await this.end();
     }
   }
 
@@ -139,14 +140,17 @@ export class KeyedSession<V> {
     if (this.done) return;
     this.done = true;
     try {
-      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      await this.table.drain().catch(() => {});
+      await this.worker.call('abort');
     } finally {
-      this.end();
+      await this.end();
     }
   }
 
-  private end(): void {
-    try { this.db.close(); } finally {
+  private async end(): Promise<void> {
+    try {
+      await this.worker.stop();
+    } finally {
       this.lock.release();
       this.onEnd();
     }

@@ -15,7 +15,7 @@ export interface OpenOptions {
   readonly?: boolean;
   /** Schema statements run after opening (CREATE TABLE IF NOT EXISTS …). */
   schema?: string;
-  /** Leave checkpoints to checkpointInWorker() (large one-transaction stores: CrawlDb, LinkDb). */
+  /** No auto-checkpoint on this connection (CrawlDb, LinkDb: the writer thread checkpoints after COMMIT). */
   manualCheckpoint?: boolean;
   /** Page cache in KiB (default 8000). A writer's whole dirty cache is written at COMMIT (and when it
    * spills), in one synchronous step: keep it small for long write sessions. */

@@ -1,0 +1,126 @@
+/**
+ * The writer connection of an update session, in a worker thread. All SQLite work of a session —
+ * the inserts, the session's own reads, COMMIT (whose cost grows with the transaction: ~60 ms for a
+ * million new rows) and the WAL checkpoint after it — runs there, so the main thread only encodes,
+ * posts and decodes, and the event loop stays free however large the session. Requests are served
+ * in order, one at a time. Values cross as column arrays (the codec stays on the main thread), so
+ * the worker is plain JavaScript and needs nothing but the driver.
+ */
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import { NutchError } from '../../errors.js';
+import { corruptError } from './open-database.js';
+
+const require = createRequire(import.meta.url);
+const driverPath = require.resolve('better-sqlite3');
+
+const WORKER_SOURCE = `
+const { workerData, parentPort } = require('node:worker_threads');
+const Database = require(workerData.driverPath);
+const { file, table, columns, schema, cacheKiB } = workerData;
+let db;
+const st = {};
+const toBuffer = (v) => (v instanceof Uint8Array && !Buffer.isBuffer(v) ? Buffer.from(v.buffer, v.byteOffset, v.byteLength) : v);
+const ops = {
+  open() {
+    db = new Database(file);
+    db.prepare('SELECT count(*) FROM sqlite_master').get();
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('cache_size = -' + cacheKiB);
+    db.pragma('temp_store = MEMORY');
+    db.pragma('wal_autocheckpoint = 0');
+    db.pragma('busy_timeout = 5000');
+    db.exec(schema);
+    const marks = columns.split(',').map(() => '?').join(', ');
+    st.get = db.prepare('SELECT ' + columns + ' FROM ' + table + ' WHERE url = ?').raw(true);
+    st.first = db.prepare('SELECT ' + columns + ' FROM ' + table + ' ORDER BY url LIMIT ?').raw(true);
+    st.from = db.prepare('SELECT ' + columns + ' FROM ' + table + ' WHERE url >= ? ORDER BY url LIMIT ?').raw(true);
+    st.next = db.prepare('SELECT ' + columns + ' FROM ' + table + ' WHERE url > ? ORDER BY url LIMIT ?').raw(true);
+    st.put = db.prepare('INSERT OR REPLACE INTO ' + table + ' (' + columns + ') VALUES (' + marks + ')');
+    st.del = db.prepare('DELETE FROM ' + table + ' WHERE url = ?');
+    db.exec('BEGIN IMMEDIATE');
+  },
+  put({ rows }) { for (const r of rows) st.put.run(...r.map(toBuffer)); },
+  delete({ urls }) { for (const u of urls) st.del.run(u); },
+  getMany({ urls }) { const out = []; for (const u of urls) { const r = st.get.get(u); if (r) out.push(r); } return out; },
+  page({ after, from, size }) {
+    return after !== undefined ? st.next.all(after, size) : from !== undefined ? st.from.all(from, size) : st.first.all(size);
+  },
+  commit() {
+    db.exec('COMMIT');
+    try { db.pragma('wal_checkpoint(TRUNCATE)'); } catch { /* the WAL stays until the next checkpoint */ }
+    db.close();
+  },
+  abort() { if (db && db.open) { if (db.inTransaction) db.exec('ROLLBACK'); db.close(); } },
+};
+parentPort.on('message', ({ id, op, args }) => {
+  try {
+    parentPort.postMessage({ id, result: ops[op](args || {}) });
+  } catch (err) {
+    parentPort.postMessage({ id, error: { message: String(err && err.message || err), code: err && err.code } });
+  }
+});
+`;
+
+const CORRUPT = new Set(['SQLITE_NOTADB', 'SQLITE_CORRUPT', 'SQLITE_CORRUPT_VTAB', 'SQLITE_CANTOPEN']);
+
+export interface WriterWorkerOptions {
+  file: string;
+  table: string;
+  columns: string;
+  schema: string;
+  cacheKiB: number;
+}
+
+export class WriterWorker {
+  private readonly worker: Worker;
+  private nextId = 0;
+  private readonly pending = new Map<number, { resolve(v: unknown): void; reject(e: unknown): void }>();
+  private failure: Error | null = null;
+
+  private constructor(private readonly opts: WriterWorkerOptions) {
+    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { ...opts, driverPath } });
+    this.worker.on('message', ({ id, result, error }: { id: number; result?: unknown; error?: { message: string; code?: string } }) => {
+      const p = this.pending.get(id);
+      if (!p) return;
+      this.pending.delete(id);
+      if (!error) return p.resolve(result);
+      const err = Object.assign(new Error(error.message), { code: error.code });
+      p.reject(error.code && CORRUPT.has(error.code) ? corruptError(opts.file, err) : err);
+    });
+    const fail = (err: Error) => {
+      this.failure = err;
+      for (const p of this.pending.values()) p.reject(err);
+      this.pending.clear();
+    };
+    this.worker.on('error', fail);
+    this.worker.on('exit', () => fail(new NutchError('NUTCH_CLOSED', `The writer thread of ${opts.file} has stopped.`, { file: opts.file })));
+  }
+
+  /** Starts the thread, opens the file (creating it and its schema) and begins the transaction. */
+  static async start(opts: WriterWorkerOptions): Promise<WriterWorker> {
+    const w = new WriterWorker(opts);
+    try {
+      await w.call('open');
+    } catch (err) {
+      await w.worker.terminate();
+      throw err;
+    }
+    return w;
+  }
+
+  call<T = unknown>(op: string, args?: Record<string, unknown>): Promise<T> {
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.worker.postMessage({ id, op, args });
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.worker.removeAllListeners('exit');
+    await this.worker.terminate();
+  }
+}
