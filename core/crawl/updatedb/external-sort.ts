@@ -4,7 +4,7 @@
  * while no key holds NUL or a char >= U+D800). Up to `memoryRows` sorted rows stay in memory; older
  * runs spill to an anonymous temporary SQLite database (deleted by SQLite on close or when the
  * process dies). sorted() is a k-way merge of all runs. Memory is bounded by runSize + memoryRows
- * plus a page per spilled run; no step is one long synchronous block (a run of 8192 rows sorts or
+ * plus a page per spilled run; no step is one long synchronous block (a run of 4096 rows sorts or
  * spills in a few ms; reads are paged).
  *
  * Appending to a rowid table and merging sorted runs is an order of magnitude faster than inserting
@@ -57,13 +57,14 @@ export class ExternalSort {
   private readonly runs: Run[] = [];
   private readonly memoryRows: number;
   private inMemory = 0;
+  private readonly columnList: string;
   private rowid = 0;
   private total = 0;
   /** While every key is free of chars >= U+D800, native string order equals code point order. */
   private compare: (a: string, b: string) => number = nativeCompare;
 
   constructor(opts: ExternalSortOptions) {
-    this.runSize = Math.max(1, opts.runSize ?? 8192);
+    this.runSize = Math.max(1, opts.runSize ?? 4096);
     this.pageSize = Math.max(1, opts.pageSize ?? 512);
     this.memoryRows = Math.max(0, opts.memoryRows ?? 131_072);
     this.db = new Database('');
@@ -71,6 +72,7 @@ export class ExternalSort {
     this.db.pragma('synchronous = OFF');
     this.db.pragma(`cache_size = -${Math.max(2, opts.cacheMb ?? 16) * 1024}`);
     const cols = Array.from({ length: opts.columns }, (_, i) => `c${i}`);
+    this.columnList = ['k', ...cols].join(', ');
     this.db.exec(`CREATE TABLE runs (id INTEGER PRIMARY KEY, k TEXT NOT NULL${cols.map((c) => `, ${c}`).join('')})`);
     this.insert = this.db.prepare(`INSERT INTO runs VALUES (?, ?${cols.map(() => ', ?').join('')})`);
     this.append = this.db.transaction((rows: SortRow[]) => {
@@ -138,14 +140,15 @@ export class ExternalSort {
     this.flushRun();
     // Opening the merge loads one page per spilled run: keep that first step small.
     const spilled = this.runs.filter((r) => !r.rows).length;
-    const pageSize = Math.max(16, Math.min(this.pageSize, Math.floor(8192 / Math.max(1, spilled))));
-    const page = this.db.prepare('SELECT * FROM runs WHERE id > ? AND id <= ? ORDER BY id LIMIT ?').raw(true);
+    const pageSize = Math.max(16, Math.min(this.pageSize, Math.floor(4096 / Math.max(1, spilled))));
+    // A spilled run's rowids are contiguous, so the id column need not be read back.
+    const page = this.db.prepare(`SELECT ${this.columnList} FROM runs WHERE id > ? AND id <= ? ORDER BY id LIMIT ?`).raw(true);
     const load = (c: RunCursor): boolean => {
       if (c.memory) return false;
-      const rows = page.all(c.after, c.end, pageSize) as unknown[][];
+      const rows = page.all(c.after, c.end, pageSize) as SortRow[];
       if (rows.length === 0) return false;
-      c.after = rows[rows.length - 1]![0] as number;
-      c.page = rows.map((r) => r.slice(1) as SortRow);
+      c.after += rows.length;
+      c.page = rows;
       c.pos = 0;
       return true;
     };
