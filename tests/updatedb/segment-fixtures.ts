@@ -34,6 +34,8 @@ export interface FetchedPage {
   url: string;
   status?: number;
   fetchTime?: number;
+  /** Retries copied from the generated datum (as the fetcher does). */
+  retries?: number;
   signature?: Uint8Array;
   /** Outlinks: target URL -> linked datum score. */
   outlinks?: Record<string, number>;
@@ -57,7 +59,7 @@ export async function writeSegment(storage: StorageEngine, segmentsDir: string, 
   const crawlParse: Keyed<CrawlDatum>[] = [];
   const parseData: Keyed<ParseData>[] = [];
   for (const p of spec.pages) {
-    fetch.push({ url: p.url, value: createCrawlDatum({ status: p.status ?? CrawlStatus.STATUS_FETCH_SUCCESS, fetchTime: p.fetchTime ?? T0 + 1000, fetchInterval: INTERVAL, score: 1 }) });
+    fetch.push({ url: p.url, value: createCrawlDatum({ status: p.status ?? CrawlStatus.STATUS_FETCH_SUCCESS, fetchTime: p.fetchTime ?? T0 + 1000, fetchInterval: INTERVAL, score: 1, retries: p.retries ?? 0 }) });
     if (p.parsed === false) continue;
     if (p.signature) crawlParse.push({ url: p.url, value: createCrawlDatum({ status: CrawlStatus.STATUS_SIGNATURE, signature: p.signature, score: 0, fetchInterval: 0 }) });
     const outlinks: Outlink[] = [];
