@@ -5,7 +5,7 @@
  * crawl_generate into numFetchers partitions, and with generate.update.crawldb mark the selected
  * URLs so that the next generate skips them until crawl.gen.delay has passed.
  *
- * Crash safety: the CrawlDb is locked and read inside one update session; each segment is written
+ * Crash safety: the CrawlDb is locked (one update session) for the whole stage; each segment is written
  * under a hidden staging name and renamed into place when complete; the CrawlDb marks commit last.
  * A crash leaves the CrawlDb as it was and, at worst, an extra complete segment.
  */
@@ -14,7 +14,7 @@ import path from 'node:path';
 import { NutchError } from '../../errors.js';
 import type { NutchContext } from '../context.js';
 import { count, type Counters, type ProgressEvent, type StageOptions } from '../progress.js';
-import type { CrawlDbUpdate, Segment } from '../../storage/interfaces.js';
+import type { CrawlDbReader, CrawlDbUpdate, Segment } from '../../storage/interfaces.js';
 import { CandidateRuns } from './candidate-runs.js';
 import { SegmentAllocation } from './segment-allocation.js';
 import { generatedDatum, selectSortValue } from './selector.js';
@@ -111,7 +111,9 @@ export async function generateSegments(ctx: NutchContext, args: GenerateArgs, op
     };
     let scanned = 0;
     const slice = new TimeSlice();
-    for await (const { url, value } of session.scan({ batchSize })) {
+    // The lock is held and the session writes nothing before the marks at the end, so the committed
+    // CrawlDb (the reader connection, on this thread) is exactly what the session would read.
+    for await (const { url, value } of db.scan({ batchSize })) {
       await slice.tick();
       if (++scanned % batchSize === 0) {
         emit({ type: 'progress', stage: 'generate', done: scanned, counters: { ...counters } });
@@ -171,7 +173,7 @@ export async function generateSegments(ctx: NutchContext, args: GenerateArgs, op
     const partitioner = new URLPartitioner(conf.getString('partition.url.mode') as PartitionMode, numFetchers, partitionNormalizers, (m) => log.warn(m));
     for (const urls of segmentsToWrite) {
       await partitioner.prepare(urls);
-      const seg = await writeSegment(ctx, session, urls, { segmentsDir: args.segmentsDir, numFetchers, partitioner, batchSize, schedule, curTime, genTime, emit, counters });
+      const seg = await writeSegment(ctx, db, urls, { segmentsDir: args.segmentsDir, numFetchers, partitioner, batchSize, schedule, curTime, genTime, emit, counters });
       created.push(seg.path);
       log.info(`Generator: segment: ${seg.path} (${urls.length} URLs)`);
       await seg.close();
@@ -183,7 +185,7 @@ export async function generateSegments(ctx: NutchContext, args: GenerateArgs, op
       for (const urls of segmentsToWrite) {
         for (let i = 0; i < urls.length; i += batchSize) {
           const slice = urls.slice(i, i + batchSize);
-          const datums = await session.getMany(slice);
+          const datums = await db.getMany(slice);
           const marked = [...datums].map(([url, d]) => ({ url, value: { ...d, metaData: { ...d.metaData, [DatumMeta.GENERATE_TIME_KEY]: [String(genTime)] } } }));
           await session.put(marked);
           emit({ type: 'progress', stage: 'generate', done: i + slice.length, total: urls.length, counters: { ...counters } });
@@ -221,7 +223,7 @@ interface WriteOptions {
   counters: Counters;
 }
 
-async function writeSegment(ctx: NutchContext, session: CrawlDbUpdate, urls: string[], o: WriteOptions): Promise<Segment> {
+async function writeSegment(ctx: NutchContext, db: CrawlDbReader, urls: string[], o: WriteOptions): Promise<Segment> {
   const staged = ctx.storage.createStagedSegment ? await ctx.storage.createStagedSegment(o.segmentsDir) : null;
   const seg = staged ?? await ctx.storage.createSegment(o.segmentsDir);
   try {
@@ -236,7 +238,7 @@ async function writeSegment(ctx: NutchContext, session: CrawlDbUpdate, urls: str
       const writer = await seg.openWriter('crawl_generate', p, { totalPartitions: o.numFetchers });
       for (let i = 0; i < parts[p].length; i += o.batchSize) {
         const slice = parts[p].slice(i, i + o.batchSize);
-        const datums = await session.getMany(slice);
+        const datums = await db.getMany(slice);
         await writer.append(slice.filter((u) => datums.has(u)).map((url) => ({ url, value: generatedDatum(url, datums.get(url)!, o.schedule, o.curTime, o.genTime) })));
         written += slice.length;
         o.emit({ type: 'progress', stage: 'generate', done: written, total: urls.length, counters: { ...o.counters } });
