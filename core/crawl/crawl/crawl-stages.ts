@@ -1,0 +1,20 @@
+/**
+ * The stage functions the crawl loop runs, as one table so the loop reads as bin/crawl and tests can
+ * observe the sequence. `defaultStages` (stages.ts) wires the real ones.
+ */
+import type { NutchContext } from '../context.js';
+import type { Counters, StageOptions } from '../progress.js';
+
+type Stage<A> = (ctx: NutchContext, args: A, opts: StageOptions) => Promise<Counters>;
+
+export interface CrawlStages {
+  inject: Stage<{ crawlDb: string; urlDir: string }>;
+  generate: Stage<{ crawlDb: string; segmentsDir: string; topN?: number; numFetchers?: number; noFilter?: boolean }>;
+  fetch: Stage<{ segment: string; threads?: number }>;
+  parse: Stage<{ segment: string }>;
+  updatedb: Stage<{ crawlDb: string; segments: string[] }>;
+  invertlinks: Stage<{ linkDb: string; segments: string[]; noNormalize?: boolean; noFilter?: boolean }>;
+  dedup: Stage<{ crawlDb: string; group?: 'none' | 'host' | 'domain' }>;
+  index: Stage<{ crawlDb: string; linkDb?: string; segments: string[]; crawlDir?: string }>;
+  clean: Stage<{ crawlDb: string; crawlDir?: string }>;
+}

@@ -1,0 +1,50 @@
+/**
+ * The default stage table: the real stage functions the crawl loop and createNutch() run. Fetch
+ * parses inline (through the parse worker pool) when fetcher.parse is true, as Nutch's Fetcher.
+ */
+import type { NutchContext } from './context.js';
+import type { Counters, StageOptions } from './progress.js';
+import type { CrawlStages } from './crawl/crawl-stages.js';
+import { inject } from './inject/inject.js';
+import { generate } from './generate/generate.js';
+import { fetch, type FetchArgs } from './fetch/fetcher.js';
+import { parse } from './parse/parse-segment.js';
+import { InlineParse } from './parse/inline-parse.js';
+import { updatedb } from './updatedb/updatedb.js';
+import { invertlinks } from './invertlinks/invertlinks.js';
+import { dedup } from './dedup/dedup.js';
+import { index } from './index/index.js';
+import { clean } from './clean/clean.js';
+import { search } from './search/search.js';
+
+/** Fetch, with the inline parse wired when fetcher.parse is true. */
+export async function fetchStage(ctx: NutchContext, args: FetchArgs, opts: StageOptions = {}): Promise<Counters> {
+  if (!ctx.conf.getBoolean('fetcher.parse') || args.parse) return fetch(ctx, args, opts);
+  const inline = await InlineParse.create(ctx);
+  let counters: Counters | undefined;
+  try {
+    counters = await fetch(ctx, { ...args, parse: inline.parse }, opts);
+  } finally {
+    const segment = await ctx.storage.openSegment(args.segment);
+    try {
+      const parsed = await inline.finish(segment, { complete: counters !== undefined && !opts.signal?.aborted });
+      if (counters) for (const [k, v] of Object.entries(parsed)) counters[`parse.${k}`] = v;
+    } finally {
+      await segment.close();
+    }
+  }
+  return counters;
+}
+
+export const defaultStages: CrawlStages & { search: typeof search } = {
+  inject,
+  generate,
+  fetch: fetchStage,
+  parse,
+  updatedb,
+  invertlinks,
+  dedup,
+  index,
+  clean,
+  search,
+};

@@ -1,0 +1,86 @@
+/**
+ * `nutch crawl [-i|--index] [-D k=v ...] [-w|--wait <time>] [-s <seed_dir>] <crawl_dir> <num_rounds>`,
+ * with bin/crawl's options; -1 rounds = until nothing is left to generate or a .STOP file appears.
+ * Ends with a summary: pages fetched by status, new URLs, index size, time per stage.
+ */
+import { resolve } from 'node:path';
+import { NutchError } from '../../../core/errors.js';
+import { parseDuration } from '../../../core/config/property-types.js';
+import { crawl, CRAWL_DEFAULTS } from '../../../core/crawl/crawl/crawl.js';
+import { defaultStages } from '../../../core/crawl/stages.js';
+import type { Counters } from '../../../core/crawl/progress.js';
+import { intOption, parseArgs } from '../args.js';
+import { cliContext } from '../context-from-args.js';
+import { ExitCode, type Command } from '../command.js';
+import { createProgressDisplay } from '../progress-display.js';
+
+const usage = `Usage: nutch crawl [options] <crawl_dir> <num_rounds>
+  -i|--index                 index each round's segment (embedded index unless index-writers.json says otherwise)
+  -D <property>=<value>      set a property (repeatable)
+  -w|--wait <NUMBER[s|m|h|d]> when nothing is left to generate, wait and retry instead of stopping
+  -s <seed_dir>              inject the seeds in this directory (or file) first
+  --num-fetchers <n>         fetch lists per segment (default ${CRAWL_DEFAULTS.numFetchers})
+  --num-threads <n>          fetcher threads (default fetcher.threads.fetch)
+  --size-fetchlist <n>       URLs per round (default ${CRAWL_DEFAULTS.sizeFetchlist})
+  --time-limit-fetch <mins>  fetch time limit per round (default ${CRAWL_DEFAULTS.timeLimitFetch})
+  --dedup-group <none|host|domain>  dedup grouping (default none)
+  <num_rounds>               rounds to run; -1 = until nothing to generate or <crawl_dir>/.STOP exists`;
+
+export const crawlCommand: Command = {
+  name: 'crawl',
+  summary: 'run the whole crawl cycle for a number of rounds (bin/crawl)',
+  usage,
+  async run(argv, io) {
+    const args = parseArgs(argv, {
+      flags: ['-i', '--index'],
+      values: ['-s', '-w', '--wait', '--num-fetchers', '--num-slaves', '--num-threads', '--size-fetchlist', '--time-limit-fetch', '--dedup-group'],
+    }, usage);
+    const [crawlDir, roundsArg] = args.positional;
+    if (!crawlDir || roundsArg === undefined || args.positional.length > 2) throw new NutchError('NUTCH_USAGE', usage);
+    const rounds = Number(roundsArg);
+    if (!Number.isInteger(rounds) || rounds === 0 || rounds < -1) throw new NutchError('NUTCH_USAGE', `<num_rounds> must be a positive integer or -1, got ${JSON.stringify(roundsArg)}.\n${usage}`);
+    const waitArg = args.values.get('-w') ?? args.values.get('--wait');
+    const waitMs = waitArg === undefined ? undefined : parseDuration(/^\d+$/.test(waitArg) ? `${waitArg}s` : waitArg);
+    if (waitArg !== undefined && waitMs === undefined) throw new NutchError('NUTCH_USAGE', `--wait expects NUMBER[s|m|h|d], got ${JSON.stringify(waitArg)}.\n${usage}`);
+    const group = args.values.get('--dedup-group');
+    if (group !== undefined && !['none', 'host', 'domain'].includes(group)) throw new NutchError('NUTCH_USAGE', `--dedup-group must be none, host or domain.\n${usage}`);
+
+    const ctx = cliContext(io, args.defines);
+    try {
+      const display = createProgressDisplay(io.stderr as never);
+      const started = Date.now();
+      const summary = await crawl(ctx, defaultStages, {
+        crawlDir: resolve(io.cwd, crawlDir),
+        seedDir: args.values.has('-s') ? resolve(io.cwd, args.values.get('-s')!) : undefined,
+        rounds,
+        index: args.flags.has('-i') || args.flags.has('--index'),
+        numFetchers: intOption(args, '--num-fetchers', intOption(args, '--num-slaves', CRAWL_DEFAULTS.numFetchers, usage), usage),
+        numThreads: args.values.has('--num-threads') ? intOption(args, '--num-threads', 0, usage) : undefined,
+        sizeFetchlist: intOption(args, '--size-fetchlist', CRAWL_DEFAULTS.sizeFetchlist, usage),
+        timeLimitFetch: intOption(args, '--time-limit-fetch', CRAWL_DEFAULTS.timeLimitFetch, usage),
+        dedupGroup: group as 'none' | 'host' | 'domain' | undefined,
+        waitMs,
+      }, { signal: io.signal, onProgress: display });
+      io.stdout.write(formatSummary(summary, Date.now() - started));
+      if (io.signal.aborted) return ExitCode.INTERRUPTED;
+      return ExitCode.OK;
+    } finally {
+      await ctx.close();
+    }
+  },
+};
+
+/** The end-of-crawl summary: rounds, pages by fetch status, new URLs, index size, time per stage. */
+export function formatSummary(s: Counters, ms: number): string {
+  const lines = [`Crawl finished: ${s.rounds ?? 0} round(s) in ${(ms / 1000).toFixed(1)} s`];
+  const group = (prefix: string) => Object.entries(s).filter(([k]) => k.startsWith(prefix)).map(([k, v]) => `${k.slice(prefix.length)}=${v}`);
+  const fetch = group('fetch.');
+  if (fetch.length) lines.push(`  fetch:    ${fetch.join(' ')}`);
+  for (const stage of ['inject', 'generate', 'parse', 'updatedb', 'invertlinks', 'dedup', 'index', 'clean']) {
+    const g = group(`${stage}.`);
+    if (g.length) lines.push(`  ${(stage + ':').padEnd(10)}${g.join(' ')}`);
+  }
+  const times = group('time.').map((t) => t.replace('.ms=', '=') + 'ms');
+  if (times.length) lines.push(`  time:     ${times.join(' ')}`);
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,175 @@
+/**
+ * createNutch(): the embedding API. One crawler = one NutchContext (configuration, plugin repository,
+ * storage engine); instances never share state. Owns what it creates and disposes it in reverse on
+ * close(); it never closes what it was handed (the logger, the caller's signal).
+ */
+import 'reflect-metadata';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createContext, type NutchContext } from '../core/crawl/context.js';
+import { NutchError } from '../core/errors.js';
+import type { Logger } from '../core/log.js';
+import type { PluginObject } from '../core/plugin/plugin-object.js';
+import type { Counters, ProgressEvent, StageOptions } from '../core/crawl/progress.js';
+import { EventChannel } from '../core/crawl/event-channel.js';
+import { crawl as crawlLoop, type CrawlArgs } from '../core/crawl/crawl/crawl.js';
+import { crawlLayout, type CrawlLayout } from '../core/crawl/crawl/crawl-layout.js';
+import { defaultStages } from '../core/crawl/stages.js';
+import type { CrawlDatum } from '../core/model/crawl-datum.js';
+import type { SearchHit } from '../core/extension-points/index-writer.js';
+
+export interface CreateNutchOptions {
+  /** The crawl directory (crawldb, linkdb, segments, index); default ./crawl. */
+  crawlDir?: string;
+  /** Property values, above nutch-site.json and below -D. */
+  config?: Record<string, unknown>;
+  /** An explicit site file instead of the nutch-site.json lookup. */
+  configFile?: string;
+  pluginFolders?: string[];
+  /** Plugins passed as objects (no folder needed). */
+  plugins?: PluginObject[];
+  /** Any {debug,info,warn,error,child} logger. */
+  logger?: Logger;
+  /** Aborting stops every running stage politely. */
+  signal?: AbortSignal;
+  /** Where the app's package.json is looked up for third-party plugins; default the working directory. */
+  root?: string;
+  cwd?: string;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  onProgress?(e: ProgressEvent): void;
+}
+
+export interface CrawlOptions extends Omit<CrawlArgs, 'crawlDir' | 'seedDir' | 'rounds' | 'sizeFetchlist' | 'numThreads' | 'index'> {
+  /** Seed URLs injected before the first round. */
+  seeds?: string[];
+  /** A seed directory or file, as bin/crawl -s. */
+  seedDir?: string;
+  rounds?: number;
+  topN?: number;
+  threads?: number;
+  /** Index each round (default true). */
+  index?: boolean;
+  signal?: AbortSignal;
+}
+
+/** An async iterable of progress events; `result` resolves with the crawl's summary counters. */
+export interface CrawlRun extends AsyncIterable<ProgressEvent> {
+  readonly result: Promise<Counters>;
+}
+
+export interface Nutch extends AsyncDisposable {
+  readonly crawlDir: string;
+  readonly layout: CrawlLayout;
+  readonly context: NutchContext;
+  inject(seeds: string[] | { urlDir: string }, opts?: CallOptions): Promise<Counters>;
+  generate(args?: { topN?: number; numFetchers?: number; noFilter?: boolean; noNorm?: boolean; addDays?: number; maxNumSegments?: number }, opts?: CallOptions): Promise<{ counters: Counters; segments: string[] }>;
+  fetch(segment: string, args?: { threads?: number }, opts?: CallOptions): Promise<Counters>;
+  parse(segment: string, args?: { force?: boolean }, opts?: CallOptions): Promise<Counters>;
+  updatedb(segments: string[], args?: { noAdditions?: boolean; normalize?: boolean; filter?: boolean }, opts?: CallOptions): Promise<Counters>;
+  invertlinks(segments: string[], opts?: CallOptions): Promise<Counters>;
+  index(segments: string[], args?: { deleteGone?: boolean }, opts?: CallOptions): Promise<Counters>;
+  dedup(args?: { group?: 'none' | 'host' | 'domain' }, opts?: CallOptions): Promise<Counters>;
+  crawl(opts?: CrawlOptions): CrawlRun;
+  search(query: string, opts?: { limit?: number }): Promise<SearchHit[]>;
+  readdb(url: string): Promise<CrawlDatum | null>;
+  close(): Promise<void>;
+}
+
+export async function createNutch(options: CreateNutchOptions = {}): Promise<Nutch> {
+  const cwd = options.cwd ?? process.cwd();
+  const crawlDir = resolve(cwd, options.crawlDir ?? 'crawl');
+  const layout = crawlLayout(crawlDir);
+  const ctx = createContext({
+    cwd,
+    configFile: options.configFile,
+    config: options.config,
+    pluginFolders: options.pluginFolders,
+    plugins: options.plugins,
+    logger: options.logger,
+    root: options.root ?? cwd,
+  });
+  ctx.extensions.logChains();
+  let closed = false;
+  const running = new Set<AbortController>();
+
+  const callOpts = (opts?: CallOptions): StageOptions & { done(): void } => {
+    if (closed) throw new NutchError('NUTCH_CLOSED', 'This crawler was closed; create a new one with createNutch().');
+    const controller = new AbortController();
+    running.add(controller);
+    const signals = [controller.signal, options.signal, opts?.signal].filter((s): s is AbortSignal => !!s);
+    return { signal: AbortSignal.any(signals), onProgress: opts?.onProgress, done: () => running.delete(controller) };
+  };
+  const stage = async <A>(fn: (c: NutchContext, a: A, o: StageOptions) => Promise<Counters>, args: A, opts?: CallOptions) => {
+    const o = callOpts(opts);
+    try {
+      return await fn(ctx, args, o);
+    } finally {
+      o.done();
+    }
+  };
+  const writeSeeds = (seeds: string[]): string => {
+    const dir = join(crawlDir, '.seeds');
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, `seeds-${Date.now()}-${process.pid}.txt`);
+    writeFileSync(file, seeds.join('\n') + '\n');
+    return file;
+  };
+
+  const nutch: Nutch = {
+    crawlDir,
+    layout,
+    context: ctx,
+    inject: (seeds, opts) => stage(defaultStages.inject, { crawlDb: layout.crawlDb, urlDir: Array.isArray(seeds) ? writeSeeds(seeds) : resolve(cwd, seeds.urlDir) }, opts),
+    async generate(args = {}, opts) {
+      const before = new Set(await ctx.storage.listSegments(layout.segmentsDir));
+      const counters = await stage(defaultStages.generate, { crawlDb: layout.crawlDb, segmentsDir: layout.segmentsDir, ...args }, opts);
+      const segments = (await ctx.storage.listSegments(layout.segmentsDir)).filter((s) => !before.has(s));
+      return { counters, segments };
+    },
+    fetch: (segment, args = {}, opts) => stage(defaultStages.fetch, { segment, ...args }, opts),
+    parse: (segment, args = {}, opts) => stage(defaultStages.parse, { segment, ...args }, opts),
+    updatedb: (segments, args = {}, opts) => stage(defaultStages.updatedb, { crawlDb: layout.crawlDb, segments, ...args }, opts),
+    invertlinks: (segments, opts) => stage(defaultStages.invertlinks, { linkDb: layout.linkDb, segments }, opts),
+    index: (segments, args = {}, opts) => stage(defaultStages.index, { crawlDb: layout.crawlDb, linkDb: layout.linkDb, segments, crawlDir, ...args }, opts),
+    dedup: (args = {}, opts) => stage(defaultStages.dedup, { crawlDb: layout.crawlDb, ...args }, opts),
+    crawl(opts = {}) {
+      const channel = new EventChannel<ProgressEvent>();
+      const o = callOpts({ signal: opts.signal, onProgress: (e) => channel.push(e) });
+      const seedDir = opts.seeds?.length ? writeSeeds(opts.seeds) : opts.seedDir;
+      const result = crawlLoop(ctx, defaultStages, {
+        ...opts,
+        crawlDir,
+        seedDir,
+        rounds: opts.rounds ?? 1,
+        sizeFetchlist: opts.topN,
+        numThreads: opts.threads,
+        index: opts.index ?? true,
+      }, o);
+      result.then(() => channel.end(), (err) => channel.end(err)).finally(() => o.done());
+      result.catch(() => {});
+      return { result, [Symbol.asyncIterator]: () => channel[Symbol.asyncIterator]() };
+    },
+    search: async (query, opts = {}) => defaultStages.search(ctx, { crawlDir, query, limit: opts.limit ?? 10 }),
+    async readdb(url) {
+      const db = await ctx.storage.openCrawlDb(layout.crawlDb);
+      try {
+        return await db.get(url);
+      } finally {
+        await db.close();
+      }
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      for (const c of running) c.abort();
+      await ctx.close();
+    },
+    [Symbol.asyncDispose]() {
+      return nutch.close();
+    },
+  };
+  return nutch;
+}
