@@ -1,8 +1,10 @@
 /**
- * `nutch-ts`: the embedding SDK. createNutch() arrives with the crawl loop; today the context
- * (configuration + plugins + extension chains) is the entry point.
+ * `nutch-ts`: the embedding SDK — createNutch() for apps, plus the context, configuration and
+ * plugin types for tools built on the stages.
  */
 import 'reflect-metadata';
+export { createNutch, type Nutch, type CreateNutchOptions, type CrawlOptions, type CrawlRun, type CallOptions } from './create-nutch.js';
+export type { SearchHit } from '../core/extension-points/index-writer.js';
 export { createContext, checkAgentName, type NutchContext, type CreateContextOptions } from '../core/crawl/context.js';
 export { loadConfiguration, resolveConfFile, type LoadConfigurationOptions } from '../core/config/load-configuration.js';
 export { Configuration, describeSource, type ValueSource, type LayerName } from '../core/config/configuration.js';

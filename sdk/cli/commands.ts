@@ -19,6 +19,7 @@ import { updatedbCommand } from './commands/updatedb.js';
 import { invertlinksCommand } from './commands/invertlinks.js';
 import { dedupCommand } from './commands/dedup.js';
 import { readlinkdbCommand } from './commands/readlinkdb.js';
+import { crawlCommand } from './commands/crawl.js';
 
 export const commands: Command[] = [
   injectCommand,
@@ -40,4 +41,5 @@ export const commands: Command[] = [
   invertlinksCommand,
   dedupCommand,
   readlinkdbCommand,
+  crawlCommand,
 ];
