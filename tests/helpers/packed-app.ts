@@ -21,10 +21,14 @@ export interface PackedApp {
   /** The installed nutch-ts package root. */
   nutchRoot: string;
   pluginPackage: string;
+  /** examples/embedding-app set up inside the app (its dependencies resolve from the app's node_modules). */
+  exampleAppDir: string;
 }
 
 export const thirdPartyPlugin = join(fixturesDir, 'third-party', 'nutch-urlfilter-example');
-const HASHED = ['package.json', 'package-lock.json', 'tsup.config.ts', 'tsconfig.json', 'core', 'sdk', 'plugins', 'conf', 'tests/helpers/packed-app.ts', relative(projectRoot, thirdPartyPlugin)];
+export const examplePlugin = join(projectRoot, 'examples', 'index-readingtime');
+const exampleApp = join(projectRoot, 'examples', 'embedding-app');
+const HASHED = ['package.json', 'package-lock.json', 'tsup.config.ts', 'tsconfig.json', 'core', 'sdk', 'plugins', 'conf', 'tests/helpers/packed-app.ts', relative(projectRoot, thirdPartyPlugin), 'examples'];
 
 function sourceHash(): string {
   const h = createHash('sha256');
@@ -50,7 +54,7 @@ function run(cmd: string, args: string[], cwd: string): string {
 
 function layout(appDir: string): PackedApp {
   const nutchRoot = join(appDir, 'node_modules', 'nutch-ts');
-  return { appDir, nutchBin: join(appDir, 'node_modules', '.bin', 'nutch'), nutchRoot, pluginPackage: join(appDir, 'node_modules', 'nutch-urlfilter-example') };
+  return { appDir, nutchBin: join(appDir, 'node_modules', '.bin', 'nutch'), nutchRoot, pluginPackage: join(appDir, 'node_modules', 'nutch-urlfilter-example'), exampleAppDir: join(appDir, 'example-app') };
 }
 
 function build(target: string): void {
@@ -83,9 +87,12 @@ function buildInto(work: string): void {
   run('npm', ['run', 'build'], projectRoot);
   const nutchTgz = join(work, run('npm', ['pack', '--pack-destination', work], projectRoot).trim().split('\n').pop()!);
   const pluginTgz = join(work, run('npm', ['pack', '--pack-destination', work], thirdPartyPlugin).trim().split('\n').pop()!);
+  const exampleTgz = join(work, run('npm', ['pack', '--pack-destination', work], examplePlugin).trim().split('\n').pop()!);
   const app = join(work, 'app');
   writeFile(join(app, 'package.json'), { name: 'e2e-app', version: '1.0.0', private: true, type: 'module' });
-  run('npm', ['install', '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund', nutchTgz, pluginTgz], app);
+  run('npm', ['install', '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund', nutchTgz, pluginTgz, exampleTgz], app);
+  // The embedding example: its own package.json and nutch-site.json; node_modules resolve from the app's.
+  cpSync(exampleApp, join(app, 'example-app'), { recursive: true, filter: (src) => !src.includes('node_modules') && !src.endsWith('/crawl') });
   const sqliteBuild = join(projectRoot, 'node_modules', 'better-sqlite3', 'build');
   const appSqlite = join(app, 'node_modules', 'better-sqlite3');
   if (existsSync(sqliteBuild) && existsSync(appSqlite)) cpSync(sqliteBuild, join(appSqlite, 'build'), { recursive: true });
