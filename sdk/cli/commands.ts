@@ -20,6 +20,7 @@ import { invertlinksCommand } from './commands/invertlinks.js';
 import { dedupCommand } from './commands/dedup.js';
 import { readlinkdbCommand } from './commands/readlinkdb.js';
 import { crawlCommand } from './commands/crawl.js';
+import { readsegCommand } from './commands/readseg.js';
 
 export const commands: Command[] = [
   injectCommand,
@@ -42,4 +43,5 @@ export const commands: Command[] = [
   dedupCommand,
   readlinkdbCommand,
   crawlCommand,
+  readsegCommand,
 ];
