@@ -3,7 +3,7 @@ import { errorMessage, isNutchError } from '../../core/errors.js';
 import { commands } from './commands.js';
 import { ExitCode, type CliIO } from './command.js';
 
-const CONFIG_CODES = /^NUTCH_(CONFIG|MANIFEST|USAGE|INDEX_WRITERS_INVALID|PLUGIN_DUPLICATE|EXTENSION_NOT_FOUND|PLUGIN_NOT_FOUND)/;
+const CONFIG_CODES = /^NUTCH_(CONFIG|MANIFEST|RULE_FILE_INVALID|PARSE_PLUGINS_INVALID|USAGE|INDEX_WRITERS_INVALID|PLUGIN_DUPLICATE|EXTENSION_NOT_FOUND|PLUGIN_NOT_FOUND)/;
 
 export function usageText(): string {
   const width = Math.max(...commands.map((c) => c.name.length));

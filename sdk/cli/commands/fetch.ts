@@ -1,11 +1,11 @@
 /**
  * `nutch fetch <segment> [-threads N]`, as Nutch's Fetcher: fetches the segment's crawl_generate into
- * crawl_fetch and content. A first Ctrl-C is a polite stop (exit 130, fetched pages kept; run the same
+ * crawl_fetch and content (and, with fetcher.parse, parses inline into the parse parts). A first Ctrl-C is a polite stop (exit 130, fetched pages kept; run the same
  * command again to resume); progress as a bar on a TTY, a status line per interval otherwise.
  */
 import { resolve } from 'node:path';
 import { NutchError } from '../../../core/errors.js';
-import { fetch } from '../../../core/crawl/fetch/index.js';
+import { fetchStage } from '../../../core/crawl/stages.js';
 import { intOption, parseArgs } from '../args.js';
 import { cliContext } from '../context-from-args.js';
 import { ExitCode, type Command } from '../command.js';
@@ -27,7 +27,7 @@ export const fetchCommand: Command = {
     const ctx = cliContext(io, args.defines);
     try {
       const display = fetchProgress(io.stderr as never, createProgressDisplay(io.stderr as never));
-      await fetch(ctx, { segment: resolve(io.cwd, args.positional[0]!), threads }, { signal: io.signal, onProgress: display });
+      await fetchStage(ctx, { segment: resolve(io.cwd, args.positional[0]!), threads }, { signal: io.signal, onProgress: display });
       return io.signal.aborted ? ExitCode.INTERRUPTED : ExitCode.OK;
     } finally {
       await ctx.close();
