@@ -6,6 +6,7 @@ import { parseArgs } from '../args.js';
 import { cliContext } from '../context-from-args.js';
 import { ExitCode, type Command } from '../command.js';
 import { formatCounters } from './updatedb.js';
+import { createProgressDisplay } from '../progress-display.js';
 
 const usage = `Usage: nutch dedup <crawldb> [-group <none|host|domain>] [-compareOrder <score>,<fetchTime>,<httpsOverHttp>,<urlLength>] [-force]
   -group         pages with the same signature are duplicates only within a host or domain (default none)
@@ -24,7 +25,7 @@ export const dedupCommand: Command = {
     const compareOrder = parseCompareOrder(args.values.get('-compareOrder')?.split(',').map((s) => s.trim()).filter(Boolean));
     const ctx = cliContext(io, args.defines);
     try {
-      const counters = await dedup(ctx, { crawlDb: resolve(io.cwd, crawlDb), group: group as DedupGroup, compareOrder, force: args.flags.has('-force') }, { signal: io.signal });
+      const counters = await dedup(ctx, { crawlDb: resolve(io.cwd, crawlDb), group: group as DedupGroup, compareOrder, force: args.flags.has('-force') }, { signal: io.signal, onProgress: createProgressDisplay(io.stderr as never) });
       io.stdout.write(`Deduplication: ${counters.documents_marked_as_duplicate} documents marked as duplicates\n`);
       io.stdout.write(formatCounters('DeduplicationJobStatus', counters));
       return counters.stopped ? ExitCode.INTERRUPTED : ExitCode.OK;

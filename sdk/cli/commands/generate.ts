@@ -10,6 +10,7 @@ import { describeNoSelection } from '../../../core/crawl/generate/no-selection-r
 import { intOption, parseArgs } from '../args.js';
 import { cliContext } from '../context-from-args.js';
 import { ExitCode, type Command } from '../command.js';
+import { createProgressDisplay } from '../progress-display.js';
 
 const usage = `Usage: nutch generate <crawldb> <segments_dir> [-force] [-topN N] [-numFetchers numFetchers] [-adddays <numDays>] [-noFilter] [-noNorm] [-maxNumSegments <num>]
   <crawldb>          path to the CrawlDb
@@ -48,7 +49,7 @@ export const generateCommand: Command = {
         noFilter: args.flags.has('-noFilter'),
         noNorm: args.flags.has('-noNorm'),
         force: args.flags.has('-force'),
-      }, { signal: io.signal });
+      }, { signal: io.signal, onProgress: createProgressDisplay(io.stderr as never) });
       if (io.signal.aborted) return ExitCode.INTERRUPTED;
       const why = describeNoSelection(counters);
       if (why !== null) {

@@ -8,6 +8,7 @@ import { inject } from '../../../core/crawl/inject/inject.js';
 import { parseArgs } from '../args.js';
 import { cliContext } from '../context-from-args.js';
 import { ExitCode, type Command } from '../command.js';
+import { createProgressDisplay } from '../progress-display.js';
 
 const usage = `Usage: nutch inject [-D...] <crawldb> <url_dir> [-overwrite|-update] [-noFilter] [-noNormalize] [-filterNormalizeAll] [-force]
 
@@ -54,7 +55,7 @@ export const injectCommand: Command = {
         noNormalize: args.flags.has('-noNormalize'),
         filterNormalizeAll: args.flags.has('-filterNormalizeAll'),
         force: args.flags.has('-force'),
-      }, { signal: io.signal });
+      }, { signal: io.signal, onProgress: createProgressDisplay(io.stderr as never) });
       const c = (k: string) => counters[k] ?? 0;
       io.stdout.write([
         `Injector: Total urls rejected by filters: ${c('urls_filtered')}`,

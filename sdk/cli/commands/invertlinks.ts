@@ -6,6 +6,7 @@ import { parseArgs } from '../args.js';
 import { cliContext } from '../context-from-args.js';
 import { ExitCode, type Command } from '../command.js';
 import { formatCounters, segmentArgs } from './updatedb.js';
+import { createProgressDisplay } from '../progress-display.js';
 
 const usage = `Usage: nutch invertlinks <linkdb> (-dir <segmentsDir> | <seg1> <seg2> ...) [-force] [-noNormalize] [-noFilter]
   linkdb          output LinkDb to create or update
@@ -29,7 +30,7 @@ export const invertlinksCommand: Command = {
       const counters = await invertlinks(ctx, {
         linkDb: resolve(io.cwd, linkDb), segments,
         force: args.flags.has('-force'), noNormalize: args.flags.has('-noNormalize'), noFilter: args.flags.has('-noFilter'),
-      }, { signal: io.signal });
+      }, { signal: io.signal, onProgress: createProgressDisplay(io.stderr as never) });
       io.stdout.write(formatCounters('LinkDb', counters));
       return counters.stopped ? ExitCode.INTERRUPTED : ExitCode.OK;
     } finally {

@@ -8,6 +8,7 @@ import { cliContext } from '../context-from-args.js';
 import { ExitCode, type Command } from '../command.js';
 import { NutchError } from '../../../core/errors.js';
 import { parse } from '../../../core/crawl/parse/index.js';
+import { createProgressDisplay } from '../progress-display.js';
 
 const usage = 'Usage: nutch parse [-D k=v ...] <segment> [-force] [-noFilter] [-noNormalize]';
 
@@ -27,7 +28,7 @@ export const parseCommand: Command = {
         force: args.flags.has('-force'),
         noFilter: args.flags.has('-noFilter'),
         noNormalize: args.flags.has('-noNormalize'),
-      }, { signal: io.signal });
+      }, { signal: io.signal, onProgress: createProgressDisplay(io.stderr as never) });
       const summary = Object.entries(counters).filter(([, v]) => v !== 0).map(([k, v]) => `${k}=${v}`).join(' ');
       io.stderr.write(`ParseSegment: finished at ${new Date().toISOString()}, elapsed: ${((Date.now() - started) / 1000).toFixed(1)} s ${summary}\n`);
       if (io.signal.aborted) return ExitCode.INTERRUPTED;

@@ -10,6 +10,7 @@ import type { NutchContext } from '../../../core/crawl/context.js';
 import { parseArgs, type ParsedArgs } from '../args.js';
 import { cliContext } from '../context-from-args.js';
 import { ExitCode, type CliIO, type Command } from '../command.js';
+import { createProgressDisplay } from '../progress-display.js';
 
 const usage = `Usage: nutch updatedb <crawldb> (-dir <segments> | <seg1> <seg2> ...) [-force] [-normalize] [-filter] [-noAdditions]
   crawldb        CrawlDb to update
@@ -34,7 +35,7 @@ export const updatedbCommand: Command = {
       const counters = await updatedb(ctx, {
         crawlDb: resolve(io.cwd, crawlDb), segments,
         force: args.flags.has('-force'), normalize: args.flags.has('-normalize'), filter: args.flags.has('-filter'), noAdditions: args.flags.has('-noAdditions'),
-      }, { signal: io.signal });
+      }, { signal: io.signal, onProgress: createProgressDisplay(io.stderr as never) });
       io.stdout.write(formatCounters('CrawlDb update', counters));
       return counters.stopped ? ExitCode.INTERRUPTED : ExitCode.OK;
     } finally {
