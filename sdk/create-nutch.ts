@@ -102,7 +102,7 @@ export async function createNutch(options: CreateNutchOptions = {}): Promise<Nut
     const signals = [controller.signal, options.signal, opts?.signal].filter((s): s is AbortSignal => !!s);
     return { signal: AbortSignal.any(signals), onProgress: opts?.onProgress, done: () => running.delete(controller) };
   };
-  const stage = async <A>(fn: (c: NutchContext, a: A, o: StageOptions) => Promise<Counters>, args: A, opts?: CallOptions) => {
+  const stage = async <A, R = Counters>(fn: (c: NutchContext, a: A, o: StageOptions) => Promise<R>, args: A, opts?: CallOptions): Promise<R> => {
     const o = callOpts(opts);
     try {
       return await fn(ctx, args, o);
@@ -123,12 +123,7 @@ export async function createNutch(options: CreateNutchOptions = {}): Promise<Nut
     layout,
     context: ctx,
     inject: (seeds, opts) => stage(defaultStages.inject, { crawlDb: layout.crawlDb, urlDir: Array.isArray(seeds) ? writeSeeds(seeds) : resolve(cwd, seeds.urlDir) }, opts),
-    async generate(args = {}, opts) {
-      const before = new Set(await ctx.storage.listSegments(layout.segmentsDir));
-      const counters = await stage(defaultStages.generate, { crawlDb: layout.crawlDb, segmentsDir: layout.segmentsDir, ...args }, opts);
-      const segments = (await ctx.storage.listSegments(layout.segmentsDir)).filter((s) => !before.has(s));
-      return { counters, segments };
-    },
+    generate: (args = {}, opts) => stage(defaultStages.generate, { crawlDb: layout.crawlDb, segmentsDir: layout.segmentsDir, ...args }, opts),
     fetch: (segment, args = {}, opts) => stage(defaultStages.fetch, { segment, ...args }, opts),
     parse: (segment, args = {}, opts) => stage(defaultStages.parse, { segment, ...args }, opts),
     updatedb: (segments, args = {}, opts) => stage(defaultStages.updatedb, { crawlDb: layout.crawlDb, segments, ...args }, opts),

@@ -24,3 +24,8 @@ export interface StageOptions {
 export function count(counters: Counters, name: string, by = 1): void {
   counters[name] = (counters[name] ?? 0) + by;
 }
+
+/** True when `err` is the AbortError a stage's own signal raised: a polite stop, not a failure. */
+export function isPoliteStop(err: unknown, signal?: AbortSignal): boolean {
+  return !!signal?.aborted && (err as { name?: string } | null)?.name === 'AbortError';
+}

@@ -6,7 +6,7 @@ import type { NutchContext } from './context.js';
 import type { Counters, StageOptions } from './progress.js';
 import type { CrawlStages } from './crawl/crawl-stages.js';
 import { inject } from './inject/inject.js';
-import { generate } from './generate/generate.js';
+import { generateSegments } from './generate/generate.js';
 import { fetch, type FetchArgs } from './fetch/fetcher.js';
 import { parse } from './parse/parse-segment.js';
 import { InlineParse } from './parse/inline-parse.js';
@@ -38,7 +38,7 @@ export async function fetchStage(ctx: NutchContext, args: FetchArgs, opts: Stage
 
 export const defaultStages: CrawlStages & { search: typeof search } = {
   inject,
-  generate,
+  generate: generateSegments,
   fetch: fetchStage,
   parse,
   updatedb,

@@ -4,12 +4,14 @@
  */
 import type { NutchContext } from '../context.js';
 import type { Counters, StageOptions } from '../progress.js';
+import type { GenerateResult } from '../generate/generate.js';
 
 type Stage<A> = (ctx: NutchContext, args: A, opts: StageOptions) => Promise<Counters>;
 
 export interface CrawlStages {
   inject: Stage<{ crawlDb: string; urlDir: string }>;
-  generate: Stage<{ crawlDb: string; segmentsDir: string; topN?: number; numFetchers?: number; noFilter?: boolean }>;
+  /** Generate also says which segments it created (Nutch's bin/crawl lists the segments dir instead). */
+  generate: (ctx: NutchContext, args: { crawlDb: string; segmentsDir: string; topN?: number; numFetchers?: number; noFilter?: boolean }, opts: StageOptions) => Promise<GenerateResult>;
   fetch: Stage<{ segment: string; threads?: number }>;
   parse: Stage<{ segment: string }>;
   updatedb: Stage<{ crawlDb: string; segments: string[] }>;

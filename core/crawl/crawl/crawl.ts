@@ -65,16 +65,19 @@ export async function crawl(ctx: NutchContext, stages: CrawlStages, args: CrawlA
       count(summary, 'stopped.by.file');
       break;
     }
-    const before = new Set(await ctx.storage.listSegments(layout.segmentsDir));
-    const gen = await run('generate', stages.generate, {
+    let segments: string[] = [];
+    await run('generate', async (c, a: Parameters<CrawlStages['generate']>[1], o) => {
+      const generated = await stages.generate(c, a, o);
+      segments = generated.segments;
+      return generated.counters;
+    }, {
       crawlDb: layout.crawlDb,
       segmentsDir: layout.segmentsDir,
       topN: args.sizeFetchlist ?? CRAWL_DEFAULTS.sizeFetchlist,
       numFetchers: args.numFetchers ?? CRAWL_DEFAULTS.numFetchers,
       noFilter: true,
     }, round);
-    const segments = (await ctx.storage.listSegments(layout.segmentsDir)).filter((s) => !before.has(s));
-    if (segments.length === 0 || generatedNothing(gen)) {
+    if (segments.length === 0) {
       if (args.waitMs && args.waitMs > 0 && !signal?.aborted) {
         ctx.log.info(`Generate selected nothing; waiting ${args.waitMs} ms before retrying`);
         await sleep(args.waitMs, signal);
@@ -106,11 +109,6 @@ export async function crawl(ctx: NutchContext, stages: CrawlStages, args: CrawlA
   summary['time.crawl.ms'] = Date.now() - started;
   emit({ type: 'stage-end', stage: 'crawl', counters: summary, ms: Date.now() - started });
   return summary;
-}
-
-/** Generate's "nothing selected" (its CLI exits 1). */
-function generatedNothing(c: Counters): boolean {
-  return c.selected === 0 || c.GENERATE_SELECTED === 0;
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {

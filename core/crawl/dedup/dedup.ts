@@ -10,7 +10,7 @@ import { NutchError } from '../../errors.js';
 import { CrawlStatus, type CrawlDatum } from '../../model/crawl-datum.js';
 import type { NutchContext } from '../context.js';
 import type { CrawlDbUpdate, Keyed } from '../../storage/interfaces.js';
-import { count, type Counters, type ProgressEvent, type StageOptions } from '../progress.js';
+import { count, type Counters, type ProgressEvent, type StageOptions, isPoliteStop } from '../progress.js';
 import { ExternalSort } from '../updatedb/external-sort.js';
 import { COMPARE_CRITERIA, DEFAULT_COMPARE_ORDER, getDuplicate, type CompareCriterion, type DedupCandidate } from './duplicate-order.js';
 
@@ -108,7 +108,7 @@ export async function dedup(ctx: NutchContext, args: DedupArgs, opts: StageOptio
     session = undefined;
   } catch (err) {
     await session?.abort();
-    if (opts.signal?.aborted && (err as { name?: string })?.name === 'AbortError') {
+    if (isPoliteStop(err, opts.signal)) {
       count(counters, 'stopped');
       log.warn('DeduplicationJob: stopped; nothing was marked, the CrawlDb is unchanged');
       return finish();

@@ -11,7 +11,7 @@
 import type { NutchContext } from '../context.js';
 import type { Inlink, Inlinks } from '../../model/inlinks.js';
 import type { Keyed, LinkDbUpdate } from '../../storage/interfaces.js';
-import { count, type Counters, type ProgressEvent, type StageOptions } from '../progress.js';
+import { count, type Counters, type ProgressEvent, type StageOptions, isPoliteStop } from '../progress.js';
 import { selectSegmentParts } from '../updatedb/segment-parts.js';
 import { InlinkStaging } from './inlink-staging.js';
 
@@ -130,7 +130,7 @@ export async function invertlinks(ctx: NutchContext, args: InvertLinksArgs, opts
     session = undefined;
   } catch (err) {
     await session?.abort();
-    if (opts.signal?.aborted && (err as { name?: string })?.name === 'AbortError') {
+    if (isPoliteStop(err, opts.signal)) {
       count(counters, 'stopped');
       log.warn('LinkDb: stopped; nothing was merged, the LinkDb is unchanged');
       return finish();

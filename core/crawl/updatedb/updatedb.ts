@@ -11,7 +11,7 @@ import { CrawlStatus, hasDbStatus, statusName, type CrawlDatum } from '../../mod
 import type { NutchContext } from '../context.js';
 import type { CrawlDbUpdate, Keyed, SegmentPartName } from '../../storage/interfaces.js';
 import type { ScoringFilter } from '../../extension-points/scoring-filter.js';
-import { count, type Counters, type ProgressEvent, type StageOptions } from '../progress.js';
+import { count, type Counters, type ProgressEvent, type StageOptions, isPoliteStop } from '../progress.js';
 import { CrawlDbValues, reduceCrawlDatum, type CrawlDbReducerEnv } from './crawl-db-reducer.js';
 import { DROP_OLD, StagingTable } from './staging-table.js';
 import { compareUrls } from './url-order.js';
@@ -188,7 +188,7 @@ export async function updatedb(ctx: NutchContext, args: UpdateDbArgs, opts: Stag
     session = undefined;
   } catch (err) {
     await session?.abort();
-    if (opts.signal?.aborted && (err as { name?: string })?.name === 'AbortError') {
+    if (isPoliteStop(err, opts.signal)) {
       count(counters, 'stopped');
       log.warn('CrawlDb update: stopped; nothing was merged, the CrawlDb is unchanged');
       return finish();
