@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createContext } from '../core/crawl/context.js';
 import { silentLogger } from '../core/log.js';
+import { measureUrlRate } from './lib/url-rate.js';
 
 const COUNT = 200_000;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -58,21 +59,6 @@ function filterMix(count: number): string[] {
   return out;
 }
 
-function measure(name: string, urls: string[], fn: (u: string) => string | null): number {
-  let kept = 0;
-  for (const u of urls.slice(0, 20_000)) fn(u); // warm-up
-  let best = Infinity;
-  for (let round = 0; round < ROUNDS; round++) {
-    kept = 0;
-    const t0 = process.hrtime.bigint();
-    for (let i = 0; i < urls.length; i++) if (fn(urls[i]) !== null) kept++;
-    best = Math.min(best, Number(process.hrtime.bigint() - t0) / 1e9);
-  }
-  const rate = urls.length / best;
-  console.log(`${name.padEnd(46)} ${Math.round(rate).toLocaleString('en-US').padStart(12)} URLs/s  (${(best * 1000).toFixed(0)} ms, ${kept.toLocaleString('en-US')} kept)`);
-  return rate;
-}
-
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-url-filters-'));
   // Nutch ships these three empty; a realistic list makes their figures mean something.
@@ -91,14 +77,14 @@ async function main(): Promise<void> {
     console.log(`URL filters, ${COUNT.toLocaleString('en-US')} generated URLs, best of ${ROUNDS} rounds, one core`);
     for (const id of ['urlfilter-regex', 'urlfilter-validator', 'urlfilter-prefix', 'urlfilter-suffix', 'urlfilter-domain', 'urlfilter-domaindenylist', 'urlfilter-fast']) {
       const chain = await all.extensions.urlFilters(id);
-      measure(id, urls, (u) => chain.filter(u));
+      measureUrlRate(id, urls, (u) => chain.filter(u));
     }
     const filters = await def.extensions.urlFilters();
     console.log(`default filter chain: ${filters.chain.join(' -> ')}`);
-    const filterRate = measure('default filters (regex + validator)', urls, (u) => filters.filter(u));
+    const filterRate = measureUrlRate('default filters (regex + validator)', urls, (u) => filters.filter(u));
     const normalizers = await def.extensions.urlNormalizers('default');
     console.log(`default normalizer chain: ${normalizers.chain.join(' -> ') || '(none)'}`);
-    const rate = measure('default chain: normalize then filter', urls, (u) => {
+    const rate = measureUrlRate('default chain: normalize then filter', urls, (u) => {
       const n = normalizers.normalize(u);
       return n === null ? null : filters.filter(n);
     });

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createContext } from '../core/crawl/context.js';
 import { silentLogger } from '../core/log.js';
+import { measureUrlRate } from './lib/url-rate.js';
 
 const COUNT = 200_000;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -63,21 +64,6 @@ export function urlMix(count: number): string[] {
   return out;
 }
 
-function measure(name: string, urls: string[], fn: (u: string) => string | null): number {
-  let kept = 0;
-  for (const u of urls.slice(0, 20_000)) fn(u); // warm-up
-  let best = Infinity;
-  for (let round = 0; round < ROUNDS; round++) {
-    kept = 0;
-    const t0 = process.hrtime.bigint();
-    for (let i = 0; i < urls.length; i++) if (fn(urls[i]) !== null) kept++;
-    best = Math.min(best, Number(process.hrtime.bigint() - t0) / 1e9);
-  }
-  const rate = urls.length / best;
-  console.log(`${name.padEnd(40)} ${Math.round(rate).toLocaleString('en-US').padStart(12)} URLs/s  (${(best * 1000).toFixed(0)} ms for ${urls.length.toLocaleString('en-US')}, ${kept.toLocaleString('en-US')} kept)`);
-  return rate;
-}
-
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-url-normalizers-'));
   writeFileSync(join(dir, 'protocols.txt'), Array.from({ length: 100 }, (_, i) => `site${i}.com\thttps`).join('\n') + '\n*.site7.org\thttps\n');
@@ -91,11 +77,11 @@ async function main(): Promise<void> {
     console.log(`URL normalizers, ${COUNT.toLocaleString('en-US')} generated URLs, best of ${ROUNDS} rounds, one core`);
     for (const id of ['urlnormalizer-basic', 'urlnormalizer-regex', 'urlnormalizer-pass', 'urlnormalizer-protocol', 'urlnormalizer-host', 'urlnormalizer-querystring', 'urlnormalizer-slash']) {
       const chain = await all.extensions.urlNormalizers('default', id);
-      measure(id, urls, (u) => chain.normalize(u));
+      measureUrlRate(id, urls, (u) => chain.normalize(u));
     }
     const chain = await def.extensions.urlNormalizers('default');
     console.log(`default chain: ${chain.chain.join(' -> ')}`);
-    const rate = measure('default chain (basic + regex + pass)', urls, (u) => chain.normalize(u));
+    const rate = measureUrlRate('default chain (basic + regex + pass)', urls, (u) => chain.normalize(u));
     console.log(`floor 100,000 URLs/s for normalize + filter together: normalize alone uses ${((100_000 / rate) * 100).toFixed(0)}% of that one-second budget`);
   } finally {
     await all.close();
