@@ -20,6 +20,11 @@ export interface OpenOptions {
   /** Page cache in KiB (default 8000). A writer's whole dirty cache is written at COMMIT (and when it
    * spills), in one synchronous step: keep it small for long write sessions. */
   cacheKiB?: number;
+  /** A write-once file (a segment part): rollback journal and no fsync instead of WAL. Every committed
+   * transaction survives a process crash (kill -9) — the bytes are in the OS's page cache — and each
+   * row is written once instead of twice (WAL, then checkpoint). Only a power loss can damage the part
+   * being written; the CrawlDb, untouched until updatedb, then makes the next round refetch it. */
+  writeOnce?: boolean;
 }
 
 const CORRUPT = new Set(['SQLITE_NOTADB', 'SQLITE_CORRUPT', 'SQLITE_CORRUPT_VTAB', 'SQLITE_CANTOPEN']);
@@ -49,10 +54,15 @@ export function openDatabase(file: string, opts: OpenOptions = {}): SqliteDataba
     // Reading the schema forces SQLite to look at the header: a foreign file fails here, not later.
     db.prepare('SELECT count(*) FROM sqlite_master').get();
     if (!opts.readonly) {
-      db.pragma('journal_mode = WAL');
-      // WAL + NORMAL: a process crash (kill -9) never loses a committed transaction nor exposes an
-      // uncommitted one; only a power loss may roll back the last commit.
-      db.pragma('synchronous = NORMAL');
+      if (opts.writeOnce) {
+        db.pragma('journal_mode = DELETE');
+        db.pragma('synchronous = OFF');
+      } else {
+        db.pragma('journal_mode = WAL');
+        // WAL + NORMAL: a process crash (kill -9) never loses a committed transaction nor exposes an
+        // uncommitted one; only a power loss may roll back the last commit.
+        db.pragma('synchronous = NORMAL');
+      }
       db.pragma(`cache_size = -${Math.max(500, Math.trunc(opts.cacheKiB ?? 8000))}`);
       if (opts.manualCheckpoint) db.pragma('wal_autocheckpoint = 0');
       db.pragma('temp_store = MEMORY');

@@ -1,17 +1,21 @@
 /**
  * One partition file of a segment part (`<segment>/<part>/part-0000N`): records in insertion order
- * (several may share a URL), an index on url for get()/storedUrls(), and a small meta table holding
- * the partition count and the finished flag.
+ * (several may share a URL), an index on url for get(), and a small meta table holding the partition
+ * count and the finished flag. The url index is built when the writer finishes: one sorted build is
+ * an order of magnitude cheaper than keeping it up to date through hundreds of thousands of appends
+ * in random URL order (crawl_parse gets one row per outlink). get() on a part still being written
+ * scans instead.
  */
 import fs from 'node:fs';
 import type { Keyed } from '../interfaces.js';
 import { guard, openDatabase, type SqliteDatabase } from './open-database.js';
 import { decodeValue, encodeValue } from './value-codec.js';
+
+const URL_INDEX = 'CREATE INDEX IF NOT EXISTS records_url ON records(url)';
 import { yieldToEventLoop } from '../yield.js';
 
 export const PART_SCHEMA = `
 CREATE TABLE IF NOT EXISTS records (id INTEGER PRIMARY KEY, url TEXT NOT NULL, value BLOB NOT NULL);
-CREATE INDEX IF NOT EXISTS records_url ON records(url);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID;
 `;
 
@@ -31,8 +35,8 @@ export function parsePartitionFileName(name: string): number | null {
 export class SegmentPartFile {
   readonly db: SqliteDatabase;
 
-  constructor(readonly file: string, create: boolean) {
-    this.db = openDatabase(file, { create, schema: PART_SCHEMA });
+  constructor(readonly file: string, create: boolean, private readonly encode: (value: never) => Buffer = encodeValue) {
+    this.db = openDatabase(file, { create, schema: PART_SCHEMA, writeOnce: true });
   }
 
   static exists(file: string): boolean {
@@ -42,6 +46,14 @@ export class SegmentPartFile {
   getMeta(key: string): string | undefined {
     const row = guard(this.file, () => this.db.prepare('SELECT value FROM meta WHERE key = ?').get(key)) as { value: string } | undefined;
     return row?.value;
+  }
+
+  /** Builds the url index and sets the finished flag. */
+  finish(): void {
+    guard(this.file, () => this.db.transaction(() => {
+      this.db.exec(URL_INDEX);
+      this.db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('finished', '1')").run();
+    })());
   }
 
   setMeta(key: string, value: string): void {
@@ -57,7 +69,7 @@ export class SegmentPartFile {
       const encoded: [string, Buffer][] = [];
       let bytes = 0;
       while (i < records.length && encoded.length < CHUNK_ROWS && bytes < CHUNK_BYTES) {
-        const buf = encodeValue(records[i].value);
+        const buf = this.encode(records[i].value as never);
         bytes += buf.length;
         encoded.push([records[i].url, buf]);
         i++;

@@ -9,8 +9,12 @@ import path from 'node:path';
 import type { Keyed, Segment, SegmentPartName, SegmentPartTypes, SegmentPartWriter } from '../interfaces.js';
 import { NutchError } from '../../errors.js';
 import { SegmentPartFile, parsePartitionFileName, partitionFileName } from './segment-part-file.js';
+import { encodeDatum, encodeValue } from './value-codec.js';
 
 export const SUCCESS_FILE = '_SUCCESS';
+
+/** The parts whose values are CrawlDatums, stored in the compact datum layout. */
+const DATUM_PARTS = new Set<SegmentPartName>(['crawl_generate', 'crawl_fetch', 'crawl_parse']);
 
 export class SqliteSegment implements Segment {
   readonly name: string;
@@ -62,13 +66,13 @@ export class SqliteSegment implements Segment {
     const file = this.fileOf(part, partition);
     this.open.get(file)?.close();
     this.open.delete(file);
-    const pf = new SegmentPartFile(file, true);
+    const pf = new SegmentPartFile(file, true, DATUM_PARTS.has(part) ? encodeDatum : encodeValue);
     const total = opts.totalPartitions ?? (Number(pf.getMeta('totalPartitions') ?? 0) || (await this.defaultTotal(part)));
     pf.setMeta('totalPartitions', String(total));
     return {
       append: (records: readonly Keyed<SegmentPartTypes[P]>[]) => pf.append(records),
       finish: async () => {
-        pf.setMeta('finished', '1');
+        pf.finish();
         await this.markIfComplete(part, total, partition);
       },
       close: async () => pf.close(),
