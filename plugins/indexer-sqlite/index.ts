@@ -25,7 +25,8 @@ const FTS_FIELDS = ['url', 'title', 'content', 'anchor'] as const;
 
 type Db = InstanceType<typeof Database>;
 
-const BATCH = 200;
+/** Documents per message to the write worker: whole page texts, so a batch is a few MB. */
+const BATCH = 100;
 
 function text(values: unknown[] | undefined, sep: string): string {
   if (!values?.length) return '';

@@ -25,7 +25,7 @@ const Database = require(workerData.sqlitePath);
 const db = new Database(workerData.file);
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = NORMAL');
-db.pragma('cache_size = -65536');
+db.pragma('cache_size = -16384');
 db.exec(workerData.schema);
 const s = {
   rowid: db.prepare('SELECT rowid FROM documents WHERE id = ?'),
@@ -67,7 +67,7 @@ parentPort.on('message', (m) => {
 });
 `;
 
-const MAX_IN_FLIGHT = 4;
+const MAX_IN_FLIGHT = 2;
 
 export class WriteWorker {
   private readonly worker: Worker;

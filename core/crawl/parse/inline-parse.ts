@@ -2,7 +2,7 @@
  * The fetcher's inline parse (fetcher.parse = true), as Nutch's FetcherThread.output with parsing on:
  * each successfully fetched Content goes through the same SegmentParser as `nutch parse` (worker pool,
  * skip rules, ParseOutputFormat records), and the records are appended to parse_text, parse_data and
- * crawl_parse of the fetch's own partition, in storage.batch.size batches. The page's signature is also
+ * crawl_parse of the fetch's own partition, in batches (parse-record-buffer.ts). The page's signature is also
  * set on the fetch datum, as Nutch does. finish() flushes everything and, when the fetch completed,
  * marks every partition finished so the parse parts get `_SUCCESS`.
  *
@@ -12,18 +12,16 @@
  */
 import type { NutchContext } from '../context.js';
 import { count, type Counters } from '../progress.js';
-import type { Keyed, Segment, SegmentPartWriter } from '../../storage/interfaces.js';
+import type { Segment } from '../../storage/interfaces.js';
 import type { Content } from '../../model/content.js';
 import type { CrawlDatum } from '../../model/crawl-datum.js';
-import type { ParseData, ParseText } from '../../model/parse.js';
 import { SegmentParser } from './segment-parser.js';
 import type { ParseOutputOptions } from './parse-output.js';
+import { ParseRecordBuffer, type ParseWriters } from './parse-record-buffer.js';
 
 interface PartitionOutput {
-  text: SegmentPartWriter<ParseText>;
-  data: SegmentPartWriter<ParseData>;
-  crawl: SegmentPartWriter<CrawlDatum>;
-  buffers: { text: Keyed<ParseText>[]; data: Keyed<ParseData>[]; crawl: Keyed<CrawlDatum>[] };
+  writers: ParseWriters;
+  buffer: ParseRecordBuffer;
   /** Appends of one partition run one after another. */
   chain: Promise<void>;
 }
@@ -52,10 +50,7 @@ export class InlineParse {
     count(this.counters, `ParserStatus.${r.status}`);
     if (r.signature) datum.signature = r.signature;
     const out = await this.output(info.segment, info.partition);
-    out.buffers.text.push(...r.records!.parseText);
-    out.buffers.data.push(...r.records!.parseData);
-    out.buffers.crawl.push(...r.records!.crawlParse);
-    if (out.buffers.data.length >= this.batchSize) await this.flush(out);
+    if (out.buffer.add(r.records!)) await this.flush(out);
   };
 
   /** Flushes every partition; with `complete`, finishes all of the segment's partitions (`_SUCCESS`). */
@@ -65,7 +60,7 @@ export class InlineParse {
       if (!key.startsWith(`${segment.path}\0`)) continue;
       const out = await pending;
       await this.flush(out);
-      for (const w of [out.text, out.data, out.crawl]) {
+      for (const w of [out.writers.text, out.writers.data, out.writers.crawl]) {
         if (opts.complete) await w.finish();
         await w.close();
       }
@@ -81,13 +76,12 @@ export class InlineParse {
     if (!out) {
       out = (async () => {
         const total = Math.max(1, (await segment.partitions('crawl_generate')).length);
-        return {
+        const writers: ParseWriters = {
           text: await segment.openWriter('parse_text', partition, { totalPartitions: total }),
           data: await segment.openWriter('parse_data', partition, { totalPartitions: total }),
           crawl: await segment.openWriter('crawl_parse', partition, { totalPartitions: total }),
-          buffers: { text: [], data: [], crawl: [] },
-          chain: Promise.resolve(),
         };
+        return { writers, buffer: new ParseRecordBuffer(this.batchSize), chain: Promise.resolve() };
       })();
       this.outputs.set(key, out);
     }
@@ -95,14 +89,9 @@ export class InlineParse {
   }
 
   private flush(out: PartitionOutput): Promise<void> {
-    const text = out.buffers.text.splice(0);
-    const data = out.buffers.data.splice(0);
-    const crawl = out.buffers.crawl.splice(0);
-    out.chain = out.chain.then(async () => {
-      if (text.length) await out.text.append(text);
-      if (data.length) await out.data.append(data);
-      if (crawl.length) await out.crawl.append(crawl);
-    });
+    const pending = out.buffer;
+    out.buffer = new ParseRecordBuffer(this.batchSize);
+    out.chain = out.chain.then(() => pending.flushTo(out.writers));
     return out.chain;
   }
 }

@@ -11,11 +11,10 @@ import path from 'node:path';
 import { NutchError, errorMessage } from '../../errors.js';
 import type { NutchContext } from '../context.js';
 import { count, type Counters, type StageOptions } from '../progress.js';
-import type { Keyed, Segment, SegmentPartName, SegmentPartWriter } from '../../storage/interfaces.js';
+import type { Segment, SegmentPartName } from '../../storage/interfaces.js';
 import type { Content } from '../../model/content.js';
-import type { CrawlDatum } from '../../model/crawl-datum.js';
-import type { ParseData, ParseText } from '../../model/parse.js';
 import { SegmentParser, type SegmentParseResult } from './segment-parser.js';
+import { ParseRecordBuffer, type ParseWriters } from './parse-record-buffer.js';
 
 export interface ParseArgs {
   segment: string;
@@ -26,12 +25,6 @@ export interface ParseArgs {
 }
 
 const PARSE_PARTS: readonly SegmentPartName[] = ['parse_text', 'parse_data', 'crawl_parse'];
-
-interface Writers {
-  text: SegmentPartWriter<ParseText>;
-  data: SegmentPartWriter<ParseData>;
-  crawl: SegmentPartWriter<CrawlDatum>;
-}
 
 export async function parse(ctx: NutchContext, args: ParseArgs, opts: StageOptions = {}): Promise<Counters> {
   const started = Date.now();
@@ -92,17 +85,13 @@ async function parsePartition(
   const emit = opts.onProgress ?? (() => {});
   const batchSize = Math.max(1, ctx.conf.getInt('storage.batch.size', 1000));
   const window = parser.pool.size * 2;
-  const writers: Writers = {
+  const writers: ParseWriters = {
     text: await segment.openWriter('parse_text', partition, { totalPartitions: total }),
     data: await segment.openWriter('parse_data', partition, { totalPartitions: total }),
     crawl: await segment.openWriter('crawl_parse', partition, { totalPartitions: total }),
   };
-  const buffers = { text: [] as Keyed<ParseText>[], data: [] as Keyed<ParseData>[], crawl: [] as Keyed<CrawlDatum>[] };
-  const flush = async () => {
-    if (buffers.text.length) await writers.text.append(buffers.text.splice(0));
-    if (buffers.data.length) await writers.data.append(buffers.data.splice(0));
-    if (buffers.crawl.length) await writers.crawl.append(buffers.crawl.splice(0));
-  };
+  const buffer = new ParseRecordBuffer(batchSize);
+  const flush = () => buffer.flushTo(writers);
   const inFlight: { content: Content; started: number; result: Promise<SegmentParseResult | Error> }[] = [];
   const drainOne = async () => {
     const { content, started, result } = inFlight.shift()!;
@@ -125,10 +114,7 @@ async function parsePartition(
       ctx.log.warn(`Error parsing: ${content.url.slice(0, 300)}: ${status?.args.join(' ') ?? 'failed'}`, { url: content.url.slice(0, 300) });
     }
     emit({ type: 'page', stage: 'parse', url: content.url, status: r.status!, bytes: content.content.length, ms: Date.now() - started });
-    buffers.text.push(...r.records!.parseText);
-    buffers.data.push(...r.records!.parseData);
-    buffers.crawl.push(...r.records!.crawlParse);
-    if (buffers.data.length >= batchSize || buffers.crawl.length >= batchSize * 10) await flush();
+    if (buffer.add(r.records!)) await flush();
   };
   let complete = true;
   try {

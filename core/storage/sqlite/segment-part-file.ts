@@ -22,6 +22,10 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT N
 /** Rows or bytes per write transaction, whichever is reached first. */
 const CHUNK_ROWS = 500;
 const CHUNK_BYTES = 4 * 1024 * 1024;
+/** Page cache per partition file: appends and sequential reads need little, and a stage has several open. */
+const PART_CACHE_KIB = 2000;
+/** The first read page, before the average row size is known. */
+const FIRST_READ_ROWS = 100;
 
 export function partitionFileName(partition: number): string {
   return `part-${String(partition).padStart(5, '0')}`;
@@ -36,7 +40,7 @@ export class SegmentPartFile {
   readonly db: SqliteDatabase;
 
   constructor(readonly file: string, create: boolean, private readonly encode: (value: never) => Buffer = encodeValue) {
-    this.db = openDatabase(file, { create, schema: PART_SCHEMA, writeOnce: true });
+    this.db = openDatabase(file, { create, schema: PART_SCHEMA, writeOnce: true, cacheKiB: PART_CACHE_KIB });
   }
 
   static exists(file: string): boolean {
@@ -80,15 +84,21 @@ export class SegmentPartFile {
     }
   }
 
+  /** Records in insertion order, read in pages of at most `batchSize` rows and about CHUNK_BYTES. */
   async *read<V>(batchSize: number): AsyncGenerator<Keyed<V>> {
     const page = this.db.prepare('SELECT id, url, value FROM records WHERE id > ? ORDER BY id LIMIT ?');
     let after = 0;
+    let limit = Math.min(batchSize, FIRST_READ_ROWS);
     for (;;) {
-      const rows = guard(this.file, () => page.all(after, batchSize)) as { id: number; url: string; value: Buffer }[];
+      const rows = guard(this.file, () => page.all(after, limit)) as { id: number; url: string; value: Buffer }[];
       if (rows.length === 0) return;
       after = rows[rows.length - 1].id;
+      let bytes = 0;
+      for (const row of rows) bytes += row.value.length;
       for (const row of rows) yield { url: row.url, value: decodeValue<V>(row.value) };
-      if (rows.length < batchSize) return;
+      if (rows.length < limit) return;
+      // Pages of large values (content, parse_text) stay near CHUNK_BYTES instead of batchSize rows.
+      limit = Math.max(1, Math.min(batchSize, Math.floor(CHUNK_BYTES / Math.max(1, bytes / rows.length))));
       await yieldToEventLoop();
     }
   }
