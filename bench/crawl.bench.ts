@@ -1,62 +1,60 @@
 /**
- * End-to-end bench (issue 8, DESIGN §8): a whole crawl — generate, fetch, parse, updatedb, invertlinks,
- * dedup, index, every round — of the test web running in its own child process. Reports pages/s, CPU s
- * per 1,000 pages, peak RSS and time per stage; when Crawlee 3 is installed in bench/peers
- * (`npm run bench:peers`), runs its CheerioCrawler on the same test web in the same bench for the ratio.
- * Env: BENCH_HOSTS (100), BENCH_PAGES_PER_HOST (200), BENCH_PER_QUEUE (2 connections per host).
+ * End-to-end bench (issue 8, DESIGN §8): `nutch crawl -i` — generate, fetch with inline parse,
+ * updatedb, invertlinks, dedup, index, every round until nothing is left — of the test web, run as
+ * operators run it: the built CLI in its own process (bench/lib/nutch-measured.mjs), the test web in
+ * another. Reports pages/s, CPU s per 1,000 pages (all threads of the crawler's process), peak RSS
+ * (ru_maxrss) and time per stage. When Crawlee 3 is installed in bench/peers (`npm run bench:peers`),
+ * runs its CheerioCrawler on the same test web and settings in the same bench, for the ratio.
+ * Builds dist/ first (the CLI runs from the build). Env: BENCH_HOSTS (100), BENCH_PAGES_PER_HOST (200),
+ * BENCH_PER_QUEUE (2 connections per host).
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { startTestWebProcess } from './lib/test-web-process.js';
-import { createNutch } from '../sdk/create-nutch.js';
-import { createConsoleLogger } from '../core/log.js';
 
+const root = fileURLToPath(new URL('..', import.meta.url));
 const hosts = Number(process.env.BENCH_HOSTS ?? 100);
 const pagesPerHost = Number(process.env.BENCH_PAGES_PER_HOST ?? 200);
 const perQueue = Number(process.env.BENCH_PER_QUEUE ?? 2);
-const web = await startTestWebProcess({ hosts, pagesPerHost, linksPerPage: 20, pageBytes: 30_000, robots: false, seed: 42 });
 const total = hosts * pagesPerHost;
+
+const build = spawnSync('npm', ['run', 'build'], { cwd: root, encoding: 'utf8' });
+if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stdout}\n${build.stderr}`);
+
+const web = await startTestWebProcess({ hosts, pagesPerHost, linksPerPage: 20, pageBytes: 30_000, robots: false, seed: 42 });
 const dir = mkdtempSync(join(tmpdir(), 'nutch-crawl-bench-'));
+writeFileSync(join(dir, 'seeds.txt'), web.seeds.join('\n') + '\n');
 console.log(`test web: ${hosts} hosts x ${pagesPerHost} pages = ${total} pages, ${perQueue} connections per host, delay 0`);
 
-let peakRss = 0;
-const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
-const nutch = await createNutch({
-  crawlDir: join(dir, 'crawl'),
-  cwd: dir,
-  logger: createConsoleLogger('error'),
-  config: {
-    'http.agent.name': 'nutch-ts-bench',
-    'fetcher.threads.fetch': hosts * perQueue,
-    'fetcher.threads.per.queue': perQueue,
-    'fetcher.server.delay': 0,
-    'fetcher.server.min.delay': 0,
-    'fetcher.parse': true,
-    'db.ignore.external.links': false,
-  },
-});
-const cpu0 = process.cpuUsage();
+const argv = [
+  'crawl', '-i', '-s', 'seeds.txt',
+  '--num-threads', String(hosts * perQueue), '--size-fetchlist', '50000',
+  '-D', 'http.agent.name=nutch-ts-bench',
+  '-D', `fetcher.threads.per.queue=${perQueue}`,
+  '-D', 'fetcher.server.delay=0',
+  '-D', 'fetcher.server.min.delay=0',
+  '-D', 'fetcher.parse=true',
+  '-D', 'db.ignore.external.links=false',
+  'crawl', '-1',
+];
 const t0 = performance.now();
-let summary: Record<string, number> = {};
-try {
-  summary = await nutch.crawl({ seeds: web.seeds, rounds: -1, topN: 50_000, index: true }).result;
-} finally {
-  await nutch.close();
-  clearInterval(sampler);
-}
+const run = await runChild(process.execPath, [join(root, 'bench', 'lib', 'nutch-measured.mjs'), ...argv], dir);
 const secs = (performance.now() - t0) / 1000;
-const cpu = process.cpuUsage(cpu0);
-const fetched = summary['fetch.success'] ?? 0;
+if (run.code !== 0) throw new Error(`nutch crawl exited ${run.code}:\n${run.stderr.slice(-3000)}`);
+const usage = JSON.parse(/RESOURCE-USAGE (\{.*\})/.exec(run.stderr)![1]!) as { maxRssKb: number; cpuUs: number };
+const fetched = Number(/^\s+fetch:.*\bsuccess=(\d+)/m.exec(run.stdout)?.[1] ?? 0);
+const rounds = /Crawl finished: (\d+) round/.exec(run.stdout)?.[1];
+const times = /^\s+time:\s+(.*)$/m.exec(run.stdout)?.[1] ?? '';
 const ours = fetched / secs;
-console.log(`nutch-ts crawl: ${fetched} pages in ${secs.toFixed(1)} s over ${summary.rounds} rounds = ${ours.toFixed(0)} pages/s`);
-console.log(`  CPU ${(((cpu.user + cpu.system) / 1e6) / (fetched / 1000)).toFixed(2)} s per 1,000 pages (all threads), peak RSS ${(peakRss / 1048576).toFixed(0)} MB (target <= 400 MB)`);
-console.log(`  per stage: ${Object.entries(summary).filter(([k]) => k.startsWith('time.')).map(([k, v]) => `${k.slice(5, -3)}=${(v / 1000).toFixed(1)}s`).join(' ')}`);
+console.log(`nutch-ts crawl: ${fetched} pages in ${secs.toFixed(1)} s over ${rounds} rounds = ${ours.toFixed(0)} pages/s`);
+console.log(`  CPU ${(usage.cpuUs / 1e6 / (fetched / 1000)).toFixed(2)} s per 1,000 pages (all threads), peak RSS ${(usage.maxRssKb / 1024).toFixed(0)} MB (target <= 400 MB)`);
+console.log(`  per stage: ${times.split(' ').map((t) => t.replace(/=(\d+)ms$/, (_, ms: string) => `=${(Number(ms) / 1000).toFixed(1)}s`)).join(' ')}`);
 if (fetched < total * 0.9) console.log(`  note: fetched ${fetched} of ${total} pages`);
 
-const peerDir = fileURLToPath(new URL('./peers/', import.meta.url));
+const peerDir = join(root, 'bench', 'peers');
 if (existsSync(join(peerDir, 'node_modules', '@crawlee', 'cheerio'))) {
   const r = spawnSync(process.execPath, [join(peerDir, 'crawlee-run.mjs'), String(hosts * perQueue), ...web.seeds], { cwd: peerDir, encoding: 'utf8', maxBuffer: 64 << 20 });
   const line = r.stdout.trim().split('\n').pop() ?? '';
@@ -72,3 +70,15 @@ if (existsSync(join(peerDir, 'node_modules', '@crawlee', 'cheerio'))) {
 }
 await web.close();
 rmSync(dir, { recursive: true, force: true });
+
+function runChild(cmd: string, args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-200_000)));
+    child.once('error', reject);
+    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}

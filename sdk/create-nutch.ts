@@ -13,6 +13,7 @@ import type { PluginObject } from '../core/plugin/plugin-object.js';
 import type { Counters, ProgressEvent, StageOptions } from '../core/crawl/progress.js';
 import { EventChannel } from '../core/crawl/event-channel.js';
 import { crawl as crawlLoop, type CrawlArgs } from '../core/crawl/crawl/crawl.js';
+import { existingGc } from '../core/crawl/crawl/collect-garbage.js';
 import { crawlLayout, type CrawlLayout } from '../core/crawl/crawl/crawl-layout.js';
 import { defaultStages } from '../core/crawl/stages.js';
 import type { CrawlDatum } from '../core/model/crawl-datum.js';
@@ -142,7 +143,7 @@ export async function createNutch(options: CreateNutchOptions = {}): Promise<Nut
         sizeFetchlist: opts.topN,
         numThreads: opts.threads,
         index: opts.index ?? true,
-      }, o);
+      }, { ...o, collectGarbage: existingGc() });
       result.then(() => channel.end(), (err) => channel.end(err)).finally(() => o.done());
       result.catch(() => {});
       return { result, [Symbol.asyncIterator]: () => channel[Symbol.asyncIterator]() };

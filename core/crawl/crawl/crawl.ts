@@ -33,10 +33,15 @@ export interface CrawlArgs {
   waitMs?: number;
 }
 
+export interface CrawlLoopOptions extends StageOptions {
+  /** Called after each stage: a full garbage collection (collect-garbage.ts), when the caller allows one. */
+  collectGarbage?: () => void;
+}
+
 /** bin/crawl's defaults. */
 export const CRAWL_DEFAULTS = { sizeFetchlist: 50_000, timeLimitFetch: 180, numThreads: 50, numFetchers: 1, dedupGroup: 'none' as const };
 
-export async function crawl(ctx: NutchContext, stages: CrawlStages, args: CrawlArgs, opts: StageOptions = {}): Promise<Counters> {
+export async function crawl(ctx: NutchContext, stages: CrawlStages, args: CrawlArgs, opts: CrawlLoopOptions = {}): Promise<Counters> {
   const layout = crawlLayout(args.crawlDir);
   const summary: Counters = {};
   const started = Date.now();
@@ -48,6 +53,7 @@ export async function crawl(ctx: NutchContext, stages: CrawlStages, args: CrawlA
     const counters = await fn(ctx, a, { signal, onProgress: (e) => emit(round !== undefined && (e.type === 'stage-start' || e.type === 'stage-end') ? { ...e, round } : e) });
     for (const [k, v] of Object.entries(counters)) count(summary, `${stage}.${k}`, v);
     count(summary, `time.${stage}.ms`, Date.now() - t0);
+    opts.collectGarbage?.();
     return counters;
   };
 

@@ -8,6 +8,7 @@ import { NutchError } from '../../../core/errors.js';
 import { parseDuration } from '../../../core/config/property-types.js';
 import { crawl, CRAWL_DEFAULTS } from '../../../core/crawl/crawl/crawl.js';
 import { defaultStages } from '../../../core/crawl/stages.js';
+import { exposeGc } from '../../../core/crawl/crawl/collect-garbage.js';
 import type { Counters } from '../../../core/crawl/progress.js';
 import { intOption, parseArgs } from '../args.js';
 import { cliContext } from '../context-from-args.js';
@@ -60,7 +61,7 @@ export const crawlCommand: Command = {
         timeLimitFetch: intOption(args, '--time-limit-fetch', CRAWL_DEFAULTS.timeLimitFetch, usage),
         dedupGroup: group as 'none' | 'host' | 'domain' | undefined,
         waitMs,
-      }, { signal: io.signal, onProgress: display });
+      }, { signal: io.signal, onProgress: display, collectGarbage: exposeGc() });
       io.stdout.write(formatSummary(summary, Date.now() - started));
       if (io.signal.aborted) return ExitCode.INTERRUPTED;
       return ExitCode.OK;
