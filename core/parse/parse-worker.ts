@@ -40,7 +40,7 @@ async function main(): Promise<void> {
     post({ type: 'init-error', error: serializeError(err) });
     return;
   }
-  port.on('message', async (m: ToWorker) => {
+  const handle = async (m: ToWorker): Promise<void> => {
     if (m.type === 'close') {
       await repo.close();
       post({ type: 'closed' });
@@ -53,6 +53,11 @@ async function main(): Promise<void> {
     } catch (err) {
       post({ type: 'error', id: m.id, error: serializeError(err) });
     }
+  };
+  // The pool sends the next page before this one is answered: one at a time, in order.
+  let inbox = Promise.resolve();
+  port.on('message', (m: ToWorker) => {
+    inbox = inbox.then(() => handle(m));
   });
   post({ type: 'ready' });
 }

@@ -1,10 +1,13 @@
 /**
  * The parse worker pool (DESIGN §6): `parser.worker.threads` worker threads (0 = one per core), each
  * with its own plugin repository built from a configuration snapshot, each parsing one Content at a
- * time. Content bytes are copied into a fresh buffer and transferred. `parser.timeout` really abandons
- * a runaway parse: the worker is terminated and replaced, the page gets a FAILED parse, the stage goes
- * on. A worker that crashes fails only the page it held. A worker that cannot start (a plugin's start()
- * throws) fails the pool: ready() and every parse() reject with the worker's error.
+ * time with the next one already in its inbox (PIPELINE_DEPTH): a worker never waits for a message
+ * round trip between pages, and is rarely woken from idle. Content bytes are copied into a fresh
+ * buffer and transferred. `parser.timeout` (timed from when the worker starts the page, i.e. when the
+ * page before it is answered) really abandons a runaway parse: the worker is terminated and replaced,
+ * the page gets a FAILED parse, the page queued behind it goes back to the front of the queue, the
+ * stage goes on. A worker that crashes fails only the page it was parsing. A worker that cannot start
+ * (a plugin's start() throws) fails the pool: ready() and every parse() reject with the worker's error.
  */
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
@@ -43,11 +46,15 @@ interface Job {
 
 interface Slot {
   worker: Worker;
-  state: 'starting' | 'idle' | 'busy' | 'dead';
-  job: Job | null;
+  state: 'starting' | 'live' | 'dead';
+  /** Jobs sent to the worker, in order: the first is being parsed, the rest wait in its inbox. */
+  jobs: Job[];
   timer?: NodeJS.Timeout;
   ready: Promise<void>;
 }
+
+/** Jobs in flight per worker: the one being parsed and the next. */
+const PIPELINE_DEPTH = 2;
 
 export class ParsePool {
   readonly size: number;
@@ -111,7 +118,9 @@ export class ParsePool {
 
   private pump(): void {
     while (this.queue.length) {
-      const slot = this.slots.find((s) => s.state === 'idle');
+      // The least loaded live worker: idle ones first, then a second job for a busy one.
+      let slot: Slot | undefined;
+      for (const s of this.slots) if (s.state === 'live' && s.jobs.length < PIPELINE_DEPTH && (!slot || s.jobs.length < slot.jobs.length)) slot = s;
       if (!slot) {
         const live = this.slots.filter((s) => s.state !== 'dead').length;
         const starting = this.slots.filter((s) => s.state === 'starting').length;
@@ -123,13 +132,28 @@ export class ParsePool {
   }
 
   private dispatch(slot: Slot, job: Job): void {
-    slot.state = 'busy';
-    slot.job = job;
-    slot.worker.ref();
+    slot.jobs.push(job);
+    if (slot.jobs.length === 1) {
+      slot.worker.ref();
+      this.startTimer(slot);
+    }
     const bytes = new Uint8Array(job.content.content); // a copy: the caller keeps its bytes
     const message: ToWorker = { type: 'parse', id: job.id, content: { ...job.content, content: bytes }, forceAs: job.forceAs };
-    if (this.timeoutMs >= 0) slot.timer = setTimeout(() => this.onTimeout(slot, job), this.timeoutMs);
     slot.worker.postMessage(message, [bytes.buffer as ArrayBuffer]);
+  }
+
+  /** Times the slot's first job, the one the worker is parsing now. */
+  private startTimer(slot: Slot): void {
+    clearTimeout(slot.timer);
+    const job = slot.jobs[0];
+    if (job && this.timeoutMs >= 0) slot.timer = setTimeout(() => this.onTimeout(slot, job), this.timeoutMs);
+  }
+
+  /** Puts the jobs queued behind a lost worker's current one back at the front of the queue. */
+  private requeueWaiting(slot: Slot): void {
+    const waiting = slot.jobs.slice(1);
+    slot.jobs = [];
+    this.queue.unshift(...waiting);
   }
 
   private spawn(): Slot {
@@ -142,13 +166,13 @@ export class ParsePool {
       markFailed = rej;
     });
     ready.catch(() => {});
-    const slot: Slot = { worker, state: 'starting', job: null, ready };
+    const slot: Slot = { worker, state: 'starting', jobs: [], ready };
     this.slots.push(slot);
     worker.on('message', (m: FromWorker) => {
       switch (m.type) {
         case 'ready':
           if (slot.state !== 'starting') return;
-          slot.state = 'idle';
+          slot.state = 'live';
           worker.unref();
           markReady();
           this.pump();
@@ -163,9 +187,11 @@ export class ParsePool {
         case 'result':
           this.finishJob(slot, m.id, { result: m.result, signature: m.signature, parser: m.parser });
           return;
-        case 'error':
-          if (slot.job) this.finishJob(slot, m.id, failedOutcome(slot.job.content, `Parse failed: ${m.error.message}`, ParseStatusMinor.FAILED_EXCEPTION));
+        case 'error': {
+          const job = slot.jobs[0];
+          if (job) this.finishJob(slot, m.id, failedOutcome(job.content, `Parse failed: ${m.error.message}`, ParseStatusMinor.FAILED_EXCEPTION));
           return;
+        }
         case 'log':
           this.log[m.level](m.msg, m.fields);
           return;
@@ -179,22 +205,21 @@ export class ParsePool {
   }
 
   private finishJob(slot: Slot, id: number, outcome: ParseOutcome): void {
-    const job = slot.job;
+    const job = slot.jobs[0];
     if (!job || job.id !== id) return;
-    clearTimeout(slot.timer);
-    slot.job = null;
-    slot.state = 'idle';
-    slot.worker.unref();
+    slot.jobs.shift();
+    this.startTimer(slot);
+    if (slot.jobs.length === 0) slot.worker.unref();
     this.stats.parsed++;
     job.resolve(outcome);
     this.pump();
   }
 
   private onTimeout(slot: Slot, job: Job): void {
-    if (slot.job !== job) return;
+    if (slot.jobs[0] !== job) return;
     this.stats.timeouts++;
     slot.state = 'dead';
-    slot.job = null;
+    this.requeueWaiting(slot);
     this.remove(slot);
     void slot.worker.terminate();
     const seconds = this.timeoutMs / 1000;
@@ -209,6 +234,8 @@ export class ParsePool {
     slot.state = 'dead';
     clearTimeout(slot.timer);
     this.remove(slot);
+    const job = slot.jobs[0];
+    this.requeueWaiting(slot);
     if (this.closed) return;
     if (wasStarting) {
       const e = workerStartError({ message: errorMessage(err) });
@@ -217,8 +244,6 @@ export class ParsePool {
       return;
     }
     this.stats.crashes++;
-    const job = slot.job;
-    slot.job = null;
     if (job) {
       this.log.warn(`Parse worker crashed on ${job.content.url.slice(0, 300)}: ${errorMessage(err)}; worker replaced`, { url: job.content.url.slice(0, 300) });
       job.resolve(failedOutcome(job.content, `Parse worker crashed: ${errorMessage(err)}`, ParseStatusMinor.FAILED_EXCEPTION));
@@ -241,7 +266,7 @@ export class ParsePool {
     const { worker } = slot;
     slot.state = 'dead';
     clearTimeout(slot.timer);
-    slot.job?.reject(new NutchError('NUTCH_CLOSED', `The parse pool closed while ${slot.job.content.url} was being parsed.`));
+    for (const job of slot.jobs.splice(0)) job.reject(new NutchError('NUTCH_CLOSED', `The parse pool closed while ${job.content.url} was being parsed.`));
     worker.ref();
     const closed = new Promise<void>((resolve) => {
       worker.on('message', (m: FromWorker) => m.type === 'closed' && resolve());

@@ -93,6 +93,25 @@ test('pool: a worker that crashes fails only its page; the pool survives', async
   }
 });
 
+test('pool: pages sent to a worker behind one that crashes it are parsed by its replacement, in order', async () => {
+  const ctx = context();
+  try {
+    const pool = parsePoolOf(ctx);
+    await pool.ready();
+    const crashed = pool.parse(page('http://a.example/crash', 'application/x-crash'));
+    const behind = ['http://a.example/b1', 'http://a.example/b2', 'http://a.example/b3'].map((u) => pool.parse(page(u, 'text/html')));
+    assert.equal((await crashed).result.parses['http://a.example/crash']!.data.status.majorCode, ParseStatusCode.FAILED);
+    for (const [i, p] of behind.entries()) {
+      const out = await p;
+      assert.equal(out.result.parses[`http://a.example/b${i + 1}`]!.data.status.majorCode, ParseStatusCode.SUCCESS);
+    }
+    assert.equal(pool.stats.crashes, 1);
+    assert.equal(pool.stats.parsed, 3, "the three pages behind it");
+  } finally {
+    await ctx.close();
+  }
+});
+
 test('pool: a parser that throws gives a failed parse tagged with the parser id', async () => {
   const ctx = context();
   try {
