@@ -29,6 +29,16 @@ export function parsePoolOf(ctx: NutchContext, opts: Partial<Pick<ParsePoolOptio
   return pool;
 }
 
+/** Terminates the context's parse pool, if any; the next parse starts a new one. The crawl loop calls
+ * this after each round's fetch and parse, so idle workers do not hold their heaps through updatedb,
+ * invertlinks and index (as Nutch's parse tasks end with their job). */
+export async function closeParsePool(ctx: NutchContext): Promise<void> {
+  const pool = pools.get(ctx);
+  if (!pool) return;
+  pools.delete(ctx);
+  await pool.close();
+}
+
 /** Parser composite over the pool: first successful parser wins (selection happens in the worker). */
 export class ParserComposite implements Parser {
   constructor(private readonly pool: ParsePool) {}

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { NutchContext } from '../context.js';
 import { count, type Counters, type ProgressEvent, type StageName, type StageOptions } from '../progress.js';
 import { crawlLayout } from './crawl-layout.js';
+import { closeParsePool } from '../../parse/parsers.js';
 import type { CrawlStages } from './crawl-stages.js';
 
 export interface CrawlArgs {
@@ -100,6 +101,7 @@ export async function crawl(ctx: NutchContext, stages: CrawlStages, args: CrawlA
       await run('fetch', stages.fetch, { segment, threads }, round);
       if (signal?.aborted) break;
       if (!parseInFetch) await run('parse', stages.parse, { segment }, round);
+      await closeParsePool(ctx);
       if (signal?.aborted) break;
       await run('updatedb', stages.updatedb, { crawlDb: layout.crawlDb, segments: [segment] }, round);
       await run('invertlinks', stages.invertlinks, { linkDb: layout.linkDb, segments: [segment], noNormalize: true, noFilter: true }, round);
