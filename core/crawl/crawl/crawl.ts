@@ -2,7 +2,8 @@
  * The crawl loop, as Nutch's bin/crawl: inject the seeds (when given), then per round generate, fetch,
  * parse (unless the fetcher parsed), updatedb, invertlinks, dedup and — with `index` — index and clean.
  * Stops when generate selects nothing (or waits and retries with `waitMs`), when `.STOP` appears in the
- * crawl directory, after `rounds` rounds (-1 = no limit), or politely on abort.
+ * crawl directory, after `rounds` rounds (-1 = no limit), or politely on abort. The parse workers end
+ * with each round's fetch and parse; `collectGarbage`, when given, runs after every stage.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';

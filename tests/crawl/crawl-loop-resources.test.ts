@@ -4,6 +4,8 @@ import { crawl } from '../../core/crawl/crawl/crawl.js';
 import type { CrawlStages } from '../../core/crawl/crawl/crawl-stages.js';
 import { existingGc, exposeGc } from '../../core/crawl/crawl/collect-garbage.js';
 import { fixtureContext } from '../helpers/context.js';
+import { parsePoolOf } from '../../core/parse/parsers.js';
+import type { ParsePool } from '../../core/parse/pool.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 test('exposeGc() gives a working gc() without leaving a global gc behind', () => {
@@ -14,21 +16,24 @@ test('exposeGc() gives a working gc() without leaving a global gc behind', () =>
   assert.equal(existingGc(), before, 'the global gc is as it was');
 });
 
-test('the crawl loop collects garbage after every stage it runs', async (t) => {
-  const ctx = fixtureContext(t);
-  const ran: string[] = [];
+function stubStages(ran: string[], rounds: number, onFetch: () => void = () => {}): CrawlStages {
   let generated = 0;
   const stage = (name: string) => async () => {
     ran.push(name);
     return {};
   };
-  const stages: CrawlStages = {
+  return {
     inject: stage('inject'),
     generate: async () => {
       ran.push('generate');
-      return { counters: {}, segments: generated++ === 0 ? ['seg-1'] : [] };
+      generated++;
+      return { counters: {}, segments: generated <= rounds ? [`seg-${generated}`] : [] };
     },
-    fetch: stage('fetch'),
+    fetch: async () => {
+      ran.push('fetch');
+      onFetch();
+      return {};
+    },
     parse: stage('parse'),
     updatedb: stage('updatedb'),
     invertlinks: stage('invertlinks'),
@@ -36,9 +41,26 @@ test('the crawl loop collects garbage after every stage it runs', async (t) => {
     index: stage('index'),
     clean: stage('clean'),
   };
+}
+
+test('the crawl loop collects garbage after every stage it runs', async (t) => {
+  const ctx = fixtureContext(t);
+  const ran: string[] = [];
+  const stages = stubStages(ran, 1);
   const collected: string[] = [];
   const dir = tempDir(t);
   await crawl(ctx, stages, { crawlDir: dir, seedDir: dir, rounds: -1, index: true }, { collectGarbage: () => collected.push(ran.at(-1)!) });
   assert.deepEqual(ran, ['inject', 'generate', 'fetch', 'parse', 'updatedb', 'invertlinks', 'dedup', 'index', 'clean', 'generate']);
   assert.deepEqual(collected, ran, 'one collection after each stage');
+});
+
+test('the crawl loop ends the parse workers after each round\'s fetch and parse; the next round starts new ones', async (t) => {
+  const ctx = fixtureContext(t);
+  const pools: ParsePool[] = [];
+  const stages = stubStages([], 2, () => pools.push(parsePoolOf(ctx)));
+  const dir = tempDir(t);
+  await crawl(ctx, stages, { crawlDir: dir, rounds: -1 });
+  assert.equal(pools.length, 2);
+  assert.notEqual(pools[0], pools[1], 'round 2 has its own pool');
+  for (const pool of pools) await assert.rejects(pool.parse({ url: 'http://a/', baseUrl: 'http://a/', content: new Uint8Array(), contentType: 'text/html', metadata: {} }), /NUTCH_CLOSED|closed/);
 });
