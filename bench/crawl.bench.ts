@@ -6,7 +6,8 @@
  * (ru_maxrss) and time per stage. When Crawlee 3 is installed in bench/peers (`npm run bench:peers`),
  * runs its CheerioCrawler on the same test web and settings in the same bench, for the ratio.
  * Builds dist/ first (the CLI runs from the build). Env: BENCH_HOSTS (100), BENCH_PAGES_PER_HOST (200),
- * BENCH_PER_QUEUE (2 connections per host).
+ * BENCH_PER_QUEUE (2 connections per host), BENCH_DEFINES (more `-D k=v`, space-separated),
+ * BENCH_PEERS=0 (skip Crawlee).
  */
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,6 +39,7 @@ const argv = [
   '-D', 'fetcher.server.min.delay=0',
   '-D', 'fetcher.parse=true',
   '-D', 'db.ignore.external.links=false',
+  ...(process.env.BENCH_DEFINES ?? '').split(/\s+/).filter(Boolean).flatMap((d) => ['-D', d]),
   'crawl', '-1',
 ];
 const t0 = performance.now();
@@ -55,7 +57,9 @@ console.log(`  per stage: ${times.split(' ').map((t) => t.replace(/=(\d+)ms$/, (
 if (fetched < total * 0.9) console.log(`  note: fetched ${fetched} of ${total} pages`);
 
 const peerDir = join(root, 'bench', 'peers');
-if (existsSync(join(peerDir, 'node_modules', '@crawlee', 'cheerio'))) {
+if (process.env.BENCH_PEERS === '0') {
+  console.log('Crawlee skipped (BENCH_PEERS=0)');
+} else if (existsSync(join(peerDir, 'node_modules', '@crawlee', 'cheerio'))) {
   const r = spawnSync(process.execPath, [join(peerDir, 'crawlee-run.mjs'), String(hosts * perQueue), ...web.seeds], { cwd: peerDir, encoding: 'utf8', maxBuffer: 64 << 20 });
   const line = r.stdout.trim().split('\n').pop() ?? '';
   try {

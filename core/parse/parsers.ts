@@ -13,7 +13,7 @@ import type { ParseOutcome } from './parse-util.js';
 const pools = new WeakMap<NutchContext, ParsePool>();
 
 /** The context's parse pool; the first call creates it and chains its close() onto ctx.close(). */
-export function parsePoolOf(ctx: NutchContext, opts: Partial<Pick<ParsePoolOptions, 'size' | 'timeoutMs'>> = {}): ParsePool {
+export function parsePoolOf(ctx: NutchContext, opts: Partial<Pick<ParsePoolOptions, 'size' | 'timeoutMs' | 'defaultSize'>> = {}): ParsePool {
   let pool = pools.get(ctx);
   if (!pool) {
     const created = new ParsePool({ conf: ctx.conf, plugins: ctx.plugins, log: ctx.log, ...opts });

@@ -1,5 +1,6 @@
 /**
- * The parse worker pool (DESIGN §6): `parser.worker.threads` worker threads (0 = one per core), each
+ * The parse worker pool (DESIGN §6): `parser.worker.threads` worker threads (0 = `defaultSize`: one per
+ * core, or one per core but the first for the fetcher's inline parse — see parsers.ts), each
  * with its own plugin repository built from a configuration snapshot, each parsing one Content at a
  * time with the next one already in its inbox (PIPELINE_DEPTH): a worker never waits for a message
  * round trip between pages, and is rarely woken from idle. Content bytes are copied into a fresh
@@ -25,8 +26,10 @@ export interface ParsePoolOptions {
   conf: Configuration;
   plugins: PluginRepository;
   log: Logger;
-  /** Worker threads; default `parser.worker.threads`, 0 = one per core. */
+  /** Worker threads; default `parser.worker.threads`, 0 = `defaultSize`. */
   size?: number;
+  /** Worker threads when `parser.worker.threads` is 0; default one per core. */
+  defaultSize?: number;
   /** Per-parse limit in ms; default `parser.timeout` seconds (-1 none). */
   timeoutMs?: number;
 }
@@ -71,7 +74,7 @@ export class ParsePool {
 
   constructor(opts: ParsePoolOptions) {
     const configured = opts.size ?? opts.conf.getInt('parser.worker.threads', 0);
-    this.size = Math.max(1, configured > 0 ? configured : availableParallelism());
+    this.size = Math.max(1, configured > 0 ? configured : opts.defaultSize ?? availableParallelism());
     const seconds = opts.conf.getInt('parser.timeout', 30);
     this.timeoutMs = opts.timeoutMs ?? (seconds < 0 ? -1 : seconds * 1000);
     this.log = opts.log;

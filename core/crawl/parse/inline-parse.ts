@@ -12,6 +12,7 @@
  */
 import type { NutchContext } from '../context.js';
 import { count, type Counters } from '../progress.js';
+import { availableParallelism } from 'node:os';
 import type { Segment } from '../../storage/interfaces.js';
 import type { Content } from '../../model/content.js';
 import type { CrawlDatum } from '../../model/crawl-datum.js';
@@ -37,7 +38,9 @@ export class InlineParse {
 
   /** Starts the parse workers and the output chains (plugin start failures surface here, before fetching). */
   static async create(ctx: NutchContext, opts: ParseOutputOptions = {}): Promise<InlineParse> {
-    return new InlineParse(ctx, await SegmentParser.create(ctx, opts));
+    // The main thread is busy fetching (HTTP, queues, outlinks, segment writes): by default one
+    // parse worker per core but the first, so the threads that run never outnumber the cores.
+    return new InlineParse(ctx, await SegmentParser.create(ctx, { ...opts, workers: Math.max(1, availableParallelism() - 1) }));
   }
 
   /** The hook the fetcher calls for each successfully fetched page (FetchArgs.parse). */

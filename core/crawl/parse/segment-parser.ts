@@ -62,8 +62,8 @@ export class SegmentParser {
   }
 
   /** Starts the parse workers and every chain the output needs (plugin start failures surface here). */
-  static async create(ctx: NutchContext, opts: ParseOutputOptions = {}): Promise<SegmentParser> {
-    const pool = parsePoolOf(ctx);
+  static async create(ctx: NutchContext, opts: ParseOutputOptions & { workers?: number } = {}): Promise<SegmentParser> {
+    const pool = parsePoolOf(ctx, { defaultSize: opts.workers });
     await pool.ready();
     const processor = await ParseOutputProcessor.create(ctx, opts);
     return new SegmentParser(ctx, pool, processor);
