@@ -1,6 +1,6 @@
 /**
  * The parse worker pool (DESIGN §6): `parser.worker.threads` worker threads (0 = `defaultSize`: one per
- * core, or one per core but the first for the fetcher's inline parse — see parsers.ts), each
+ * core, or one per core but the first for the fetcher's inline parse — see inline-parse.ts), each
  * with its own plugin repository built from a configuration snapshot, each parsing one Content at a
  * time with the next one already in its inbox (PIPELINE_DEPTH): a worker never waits for a message
  * round trip between pages, and is rarely woken from idle. Content bytes are copied into a fresh
