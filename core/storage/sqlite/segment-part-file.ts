@@ -56,7 +56,7 @@ export class SegmentPartFile {
   finish(): void {
     guard(this.file, () => this.db.transaction(() => {
       this.db.exec(URL_INDEX);
-      this.db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('finished', '1')").run();
+      this.setMeta('finished', '1');
     })());
   }
 
