@@ -65,3 +65,18 @@ test('fetch: fetcher.throughput.threshold.pages stops a slow fetch', async (t) =
   assert.ok(counters.hitByThrougputThreshold! > 10, JSON.stringify(counters));
   assert.ok(counters.success! < 40);
 });
+
+test('fetch: an agent name holding a digit obeys its own robots.txt group, not *', async (t) => {
+  const robots = 'User-agent: *\nAllow: /\n\nUser-agent: crawler2\nDisallow: /page/\n';
+  const web = await startTestWeb({ hosts: 1, pagesPerHost: 4, linksPerPage: 2, robots: { text: () => robots } });
+  t.after(() => web.close());
+  const ctx = fetchContext(t, { 'http.agent.name': 'crawler2' });
+  const urls = web.allUrls();
+  const seg = await generateSegment(ctx, [urls]);
+  const counters = await fetch(ctx, { segment: seg, threads: 2 });
+  const denied = urls.filter((u) => new URL(u).pathname.startsWith('/page/'));
+  assert.ok(denied.length >= 3);
+  assert.equal(counters.robots_denied, denied.length);
+  for (const u of denied) assert.equal(web.requestsFor(u).length, 0, `${u} is disallowed for crawler2 and never requested`);
+  assert.equal(web.requestsFor(web.seeds[0]!).length, 1);
+});

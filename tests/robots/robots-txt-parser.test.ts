@@ -59,6 +59,24 @@ const cases: [string, string[], string, boolean, string][] = [
   ['<html><body>Not robots</body></html>', ['foobot'], '/x', true, 'HTML served as robots.txt: allow all'],
   ['User-agent: otherbot\nDisallow: /\nUser-agent: *\nAllow: /', ['foobot', 'otherbot'], '/x', false, 'second agent name matches'],
   ['User-agent: *\nSitemap: http://x/s.xml\nDisallow: /x', ['foobot'], '/x', false, 'sitemap does not split a group'],
+  // an agent name holding a digit matches its own group, never falls under *
+  ['User-agent: crawler2\nDisallow: /\n\nUser-agent: *\nAllow: /', ['crawler2'], '/x', false, 'agent name with a digit matches its group'],
+  ['User-agent: Agent1\nDisallow: /private\n\nUser-agent: *\nDisallow: /', ['agent1'], '/public', true, 'Agent1 group, not *'],
+  ['User-agent: crawler2\nDisallow: /\n\nUser-agent: *\nAllow: /', ['crawler3'], '/x', true, 'crawler2 group is not crawler3s'],
+  ['User-agent: crawler2/1.0\nDisallow: /', ['crawler2'], '/x', true, 'a digit ends the product token of a versioned value'],
+  // percent-encoding in rules and paths
+  ['User-agent: *\nDisallow: /%24', ['foobot'], '/$100', false, '%24 rule blocks a literal $'],
+  ['User-agent: *\nDisallow: /$100', ['foobot'], '/%24100', false, 'literal $ in a rule is an anchor only at the end'],
+  ['User-agent: *\nDisallow: /%2A', ['foobot'], '/abc', true, '%2A is a literal star, not a wildcard'],
+  ['User-agent: *\nDisallow: /%2A', ['foobot'], '/*x', false, '%2A matches a literal star'],
+  ['User-agent: *\nDisallow: /\nAllow: /~mak', ['foobot'], '/%7Emak/a.html', true, 'encoded tilde in the path vs ~ in the rule'],
+  ['User-agent: *\nDisallow: /\nAllow: /%7Emak/', ['foobot'], '/~mak/a.html', true, 'encoded tilde in the rule vs ~ in the path'],
+  ['User-agent: *\nDisallow: /a%', ['foobot'], '/a%25', false, 'a stray % is %25'],
+  // group boundaries
+  ['User-agent: foobot\nCrawl-delay: 5\nUser-agent: barbot\nDisallow: /x', ['foobot'], '/x', false, 'a Crawl-delay-only group merges into the next'],
+  ['User-agent: foobot\nFoo: bar\nUser-agent: barbot\nDisallow: /x', ['foobot'], '/x', false, 'an unknown line does not end the user-agent run'],
+  ['User-agent: barbot, foobot\nDisallow: /x', ['foobot'], '/x', false, 'comma-separated names on one line'],
+  ['User-agent: barbot,foobot\nDisallow: /x\nUser-agent: *\nDisallow: /', ['barbot'], '/y', true, 'comma-separated names: first'],
 ];
 
 for (const [txt, agents, path, expected, note] of cases) {
@@ -78,6 +96,21 @@ test('robots: crawl-delay, sitemaps, 500 KiB limit', () => {
   assert.equal(parseRobotsTxt(Buffer.from(huge), ['x']).isAllowed(H + '/late'), true, 'rules after 500 KiB are ignored');
   const binary = new Uint8Array(4096).map((_, i) => (i * 37) % 256);
   assert.equal(parseRobotsTxt(binary, ['x']).isAllowed(H + '/any'), true);
+});
+
+test('robots: a Crawl-delay-only group gives its delay to the merged group', () => {
+  const r = parseRobotsTxt('User-agent: foobot\nCrawl-delay: 5\nUser-agent: barbot\nDisallow: /x', ['barbot']);
+  assert.equal(r.getCrawlDelay(), 5000);
+  assert.equal(r.isAllowed(H + '/x'), false);
+});
+
+test('robots: UTF-16 with a byte order mark', () => {
+  const txt = 'User-agent: *\nDisallow: /x\n';
+  const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(txt, 'utf16le')]);
+  const be = Buffer.from(le.subarray(2)).swap16();
+  assert.equal(parseRobotsTxt(le, ['foobot']).isAllowed(H + '/x'), false, 'UTF-16LE');
+  assert.equal(parseRobotsTxt(Buffer.concat([Buffer.from([0xfe, 0xff]), be]), ['foobot']).isAllowed(H + '/x'), false, 'UTF-16BE');
+  assert.equal(parseRobotsTxt(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(txt)]), ['foobot']).isAllowed(H + '/x'), false, 'UTF-8 BOM');
 });
 
 test('robots: pattern matching has no backtracking blow-up', () => {

@@ -43,7 +43,7 @@ export class RobotRulesSet implements RobotRules {
       return false;
     }
     if (path === '/robots.txt') return true; // RFC 9309 §2.2.2: always allowed
-    return isPathAllowed(this.rules, normalizePattern(path));
+    return isPathAllowed(this.rules, normalizePath(path));
   }
 
   getCrawlDelay(): number {
@@ -109,14 +109,47 @@ export function matchPattern(pattern: string, path: string): boolean {
   return j === p.length;
 }
 
-/** Percent-encodes non-ASCII and upper-cases %xx escapes, so patterns and paths compare alike. */
-export function normalizePattern(p: string): string {
+const HEX = /^[0-9a-fA-F]{2}$/;
+const encoder = new TextEncoder();
+
+/**
+ * The canonical form in which robots.txt patterns and URL paths are compared: escapes of printable
+ * ASCII decoded (`/%7Emak` = `/~mak`), everything else percent-encoded as UTF-8 with upper-case hex
+ * (`/你` = `/%E4%BD%A0`), a stray `%` as `%25`. `%2A` and `%24` stay encoded, so that in a pattern
+ * they mean a literal `*` and `$`, not a wildcard and an anchor; so does a `$` before a pattern's end.
+ */
+export function normalizePattern(pattern: string): string {
+  return canonicalize(pattern, false);
+}
+
+/** A URL path (with query) in the form of normalizePattern; its literal `*` and `$` become `%2A`, `%24`. */
+export function normalizePath(path: string): string {
+  return canonicalize(path, true);
+}
+
+function canonicalize(s: string, isPath: boolean): string {
   let out = '';
-  for (const ch of p) {
-    const code = ch.codePointAt(0)!;
-    if (code > 0x7e || code < 0x21) {
-      for (const b of new TextEncoder().encode(ch)) out += '%' + b.toString(16).toUpperCase().padStart(2, '0');
-    } else out += ch;
+  for (let i = 0; i < s.length; i++) {
+    const ch = s[i]!;
+    const code = ch.charCodeAt(0);
+    if (ch === '%') {
+      const hex = s.slice(i + 1, i + 3);
+      if (!HEX.test(hex)) {
+        out += '%25';
+        continue;
+      }
+      const byte = Number.parseInt(hex, 16);
+      i += 2;
+      out += byte > 0x20 && byte < 0x7f && byte !== 0x25 && byte !== 0x2a && byte !== 0x24 ? String.fromCharCode(byte) : '%' + hex.toUpperCase();
+    } else if ((isPath && ch === '*') || (ch === '$' && (isPath || i < s.length - 1))) {
+      out += ch === '*' ? '%2A' : '%24'; // in a pattern only a final `$` anchors
+    } else if (code > 0x20 && code < 0x7f) {
+      out += ch;
+    } else {
+      const cp = s.codePointAt(i)!;
+      if (cp > 0xffff) i++;
+      for (const b of encoder.encode(String.fromCodePoint(cp))) out += '%' + b.toString(16).toUpperCase().padStart(2, '0');
+    }
   }
-  return out.replace(/%[0-9a-f]{2}/gi, (m) => m.toUpperCase());
+  return out;
 }
