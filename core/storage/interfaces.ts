@@ -1,8 +1,21 @@
 /**
- * The storage contracts stages code against (DESIGN §5). Asynchronous (Promises, AsyncIterables,
- * batched writes) although the embedded engine is synchronous underneath, so a network engine
- * (PostgreSQL) fits unchanged. Memory stays bounded by batch sizes, never by database size.
- * Stage logic never touches an engine directly.
+ * The storage contracts stages code against (DESIGN §5, §5.1). Asynchronous (Promises,
+ * AsyncIterables, batched writes) although the embedded engine is synchronous underneath, so a
+ * network engine (PostgreSQL) fits unchanged. Stage logic never touches files, paths or SQL.
+ *
+ * What every engine guarantees (tests/storage/conformance.ts checks each on every engine):
+ * - Key order: scans return URLs in Unicode code-point order (compareUrls in url-order.ts), the
+ *   order of SQLite's BINARY and PostgreSQL's `COLLATE "C"` on UTF-8; merge-joins rely on it.
+ * - Update sessions are atomic: nothing a session writes is visible before commit(); abort(), an
+ *   error or the death of the process leaves the previous state intact and readable, also to
+ *   readers running during the session.
+ * - The writer lock: one update session per store at a time, across processes and machines. A
+ *   second beginUpdate() fails with NUTCH_STORAGE_LOCKED naming the holder; a lock whose holder is
+ *   dead goes away by itself (or with a warning); `force` takes it whatever it holds, as Nutch's -force.
+ * - Segment parts: a partition is complete once its writer's finish() returned; a part is complete
+ *   (Nutch's `_SUCCESS`) once all `partitionCount()` partitions are. The partition count is stored
+ *   with the segment when crawl_generate is written.
+ * - Memory is bounded by batch sizes, never by the size of a store.
  */
 import type { CrawlDatum } from '../model/crawl-datum.js';
 import type { Content } from '../model/content.js';
@@ -29,8 +42,8 @@ export interface CrawlDbReader {
   scan(opts?: ScanOptions): AsyncIterable<Keyed<CrawlDatum>>;
   count(): Promise<number>;
   close(): Promise<void>;
-  /** False while the store was never written (optional: engines that can tell). */
-  exists?(): Promise<boolean>;
+  /** False while the store was never written (no session ever committed). */
+  exists(): Promise<boolean>;
 }
 
 /**
@@ -49,7 +62,7 @@ export interface CrawlDbUpdate {
 }
 
 export interface CrawlDb extends CrawlDbReader {
-  /** Takes the writer lock (`.locked`, Nutch's) and opens an update session. */
+  /** Takes the writer lock (see the guarantees above) and opens an update session. */
   beginUpdate(opts?: { force?: boolean }): Promise<CrawlDbUpdate>;
 }
 
@@ -60,17 +73,18 @@ export interface LinkDbReader {
   scan(opts?: ScanOptions): AsyncIterable<Keyed<Inlinks>>;
   count(): Promise<number>;
   close(): Promise<void>;
-  exists?(): Promise<boolean>;
-  getMany?(urls: readonly string[]): Promise<Map<string, Inlinks>>;
+  /** False while the store was never written (no session ever committed). */
+  exists(): Promise<boolean>;
+  getMany(urls: readonly string[]): Promise<Map<string, Inlinks>>;
 }
 
+/** A write session over the LinkDb, atomic as CrawlDbUpdate; reads see this session's own writes. */
 export interface LinkDbUpdate {
   put(records: readonly Keyed<Inlinks>[]): Promise<void>;
+  delete(urls: readonly string[]): Promise<void>;
   get(url: string): Promise<Inlinks | null>;
-  /** Optional extras (the embedded engine has them): reads see this session's own writes. */
-  getMany?(urls: readonly string[]): Promise<Map<string, Inlinks>>;
-  scan?(opts?: ScanOptions): AsyncIterable<Keyed<Inlinks>>;
-  delete?(urls: readonly string[]): Promise<void>;
+  getMany(urls: readonly string[]): Promise<Map<string, Inlinks>>;
+  scan(opts?: ScanOptions): AsyncIterable<Keyed<Inlinks>>;
   commit(): Promise<void>;
   abort(): Promise<void>;
 }
@@ -93,9 +107,9 @@ export type SegmentPartName = keyof SegmentPartTypes;
 export const SEGMENT_PARTS: readonly SegmentPartName[] = ['crawl_generate', 'crawl_fetch', 'content', 'parse_data', 'parse_text', 'crawl_parse'];
 
 /**
- * Appends records to one partition of one part (`<segment>/<part>/part-0000N`). append() commits a
- * batch durably; finish() marks the partition complete, and the part gets `_SUCCESS` once all its
- * partitions are finished. Several records may share a URL (crawl_parse holds one per outlink).
+ * Appends records to one partition of one part (Nutch's `<segment>/<part>/part-0000N`). append()
+ * commits a batch durably; finish() marks the partition complete, and the part is complete once all
+ * its partitions are finished. Several records may share a URL (crawl_parse holds one per outlink).
  */
 export interface SegmentPartWriter<V> {
   append(records: readonly Keyed<V>[]): Promise<void>;
@@ -106,18 +120,26 @@ export interface SegmentPartWriter<V> {
 export interface Segment {
   /** yyyyMMddHHmmss, as Nutch's. */
   readonly name: string;
+  /** The path the segment was opened or created under (`crawl/segments/<name>`); names it in messages. */
   readonly path: string;
   /** Partition numbers present for a part (part-00000 -> 0). */
   partitions(part: SegmentPartName): Promise<number[]>;
-  /** True when the part's `_SUCCESS` marker exists. */
+  /**
+   * The segment's partition count (generate's -numFetchers): stored with crawl_generate, which every
+   * later part follows; 0 while crawl_generate was never written.
+   */
+  partitionCount(): Promise<number>;
+  /** True when every partition of the part is finished (Nutch's `_SUCCESS`). */
   isComplete(part: SegmentPartName): Promise<boolean>;
-  /** True when the part directory exists (complete or not). */
+  /** True when the part was started (complete or not). */
   hasPart(part: SegmentPartName): Promise<boolean>;
+  /** Removes a part with all its partitions (parse -force drops the old parse first). */
+  dropPart(part: SegmentPartName): Promise<void>;
   openWriter<P extends SegmentPartName>(part: P, partition: number, opts?: { totalPartitions?: number }): Promise<SegmentPartWriter<SegmentPartTypes[P]>>;
   /** Records of a part (all partitions, or one), in insertion order per partition. */
   read<P extends SegmentPartName>(part: P, opts?: { partition?: number; batchSize?: number }): AsyncIterable<Keyed<SegmentPartTypes[P]>>;
-  /** URLs already stored in a partition of a part (a resumed fetch skips them). */
-  storedUrls(part: SegmentPartName, partition: number): Promise<Set<string>>;
+  /** Which of `urls` a partition of a part already holds (a resumed fetch skips them); asked a batch at a time. */
+  storedAmong(part: SegmentPartName, partition: number, urls: readonly string[]): Promise<Set<string>>;
   /** Records for one URL in a part (readseg -get, indexchecker). */
   get<P extends SegmentPartName>(part: P, url: string): Promise<SegmentPartTypes[P][]>;
   close(): Promise<void>;
@@ -134,17 +156,29 @@ export interface StagedSegment extends Segment {
   discard(): Promise<void>;
 }
 
-/** The engine: opens the stores of a crawl directory. The embedded default is SQLite. */
+/**
+ * The engine: opens the stores named by Nutch's paths (`crawl/crawldb`, `crawl/segments/<name>`).
+ * The embedded default is SQLite files under those paths; a server engine keeps the stores inside
+ * its database under the same names. Chosen by `storage.url` (see open-storage.ts).
+ */
 export interface StorageEngine {
   readonly name: string;
   openCrawlDb(path: string): Promise<CrawlDb>;
   openLinkDb(path: string): Promise<LinkDb>;
-  /** Opens an existing segment directory. */
+  /** Opens an existing segment; NUTCH_STORAGE_NOT_FOUND when there is none under that path. */
   openSegment(path: string): Promise<Segment>;
-  /** Creates `<segmentsDir>/<name>`; the name defaults to now as yyyyMMddHHmmss (unique). */
+  /**
+   * Creates `<segmentsDir>/<name>`. The name defaults to now as yyyyMMddHHmmss; creation is atomic
+   * in the engine, so processes on any number of machines never get the same name (a taken name
+   * moves one second forward, as Nutch's Generator waits a second between segments).
+   */
   createSegment(segmentsDir: string, name?: string): Promise<Segment>;
-  /** Segment directories under a segments dir, oldest first. */
+  /** A segment written under a temporary name, invisible to listSegments() until published. */
+  createStagedSegment(segmentsDir: string, name?: string): Promise<StagedSegment>;
+  /** Removes staged segments a killed generate left behind; returns their names (for the log). */
+  discardStaleStagedSegments(segmentsDir: string): Promise<string[]>;
+  /** Segment paths under a segments dir, oldest first (staged ones excluded). */
   listSegments(segmentsDir: string): Promise<string[]>;
-  /** Optional: a segment staged under a temporary name (see StagedSegment). */
-  createStagedSegment?(segmentsDir: string, name?: string): Promise<StagedSegment>;
+  /** Releases what the engine holds (connections, cached handles); stores it opened must be closed first. */
+  close(): Promise<void>;
 }

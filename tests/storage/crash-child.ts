@@ -43,6 +43,8 @@ const engine: StorageEngine = {
   createSegment: async (d, n) => reportingSegment(await real.createSegment(d, n)),
   createStagedSegment: async (d, n) => reportingSegment(await real.createStagedSegment(d, n)) as StagedSegment,
   listSegments: (d) => real.listSegments(d),
+  discardStaleStagedSegments: (d) => real.discardStaleStagedSegments(d),
+  close: () => real.close(),
   async openCrawlDb(p): Promise<CrawlDb> {
     const db = await real.openCrawlDb(p);
     const begin = db.beginUpdate.bind(db);

@@ -26,7 +26,8 @@ test('segment parts: part-0000N per partition, _SUCCESS once every partition fin
   assert.deepEqual(await seg.partitions('crawl_generate'), [0, 1]);
   assert.deepEqual((await collect(seg.read('crawl_generate'))).map((r) => r.url), ['http://a/', 'http://a/2', 'http://b/']);
   assert.deepEqual((await collect(seg.read('crawl_generate', { partition: 1 }))).map((r) => r.url), ['http://b/']);
-  assert.deepEqual(await seg.storedUrls('crawl_generate', 0), new Set(['http://a/', 'http://a/2']));
+  assert.deepEqual(await seg.storedAmong('crawl_generate', 0, ['http://a/2', 'http://b/', 'http://a/']), new Set(['http://a/', 'http://a/2']));
+  assert.equal(await seg.partitionCount(), 2);
   assert.equal(await seg.hasPart('content'), false);
 
   // fetch output defaults to crawl_generate's partition count

@@ -11,7 +11,7 @@ import { CrawlStatus, type CrawlDatum } from '../../model/crawl-datum.js';
 import type { NutchContext } from '../context.js';
 import type { CrawlDbUpdate, Keyed } from '../../storage/interfaces.js';
 import { count, type Counters, type ProgressEvent, type StageOptions, isPoliteStop } from '../progress.js';
-import { ExternalSort } from '../updatedb/external-sort.js';
+import { ExternalSort } from '../../storage/external-sort.js';
 import { COMPARE_CRITERIA, DEFAULT_COMPARE_ORDER, getDuplicate, type CompareCriterion, type DedupCandidate } from './duplicate-order.js';
 
 export type DedupGroup = 'none' | 'host' | 'domain';
@@ -48,7 +48,7 @@ export async function dedup(ctx: NutchContext, args: DedupArgs, opts: StageOptio
   log.info(`DeduplicationJob: crawldb: ${args.crawlDb}; group: ${group}; compareOrder: ${order.join(',')}`);
 
   const db = await ctx.storage.openCrawlDb(args.crawlDb);
-  if ((await db.exists?.()) === false) {
+  if (!(await db.exists())) {
     await db.close();
     throw new NutchError('NUTCH_STORAGE_NOT_FOUND', `CrawlDb ${args.crawlDb} does not exist; nothing to deduplicate.`, { file: args.crawlDb });
   }

@@ -16,7 +16,7 @@ interface PartitionWriters {
   fetchBatch: Keyed<CrawlDatum>[];
   contentBatch: Keyed<Content>[];
   contentBytes: number;
-  /** URLs whose content a killed run already stored (not written twice). */
+  /** URLs whose content a killed run already stored (not written twice); the feeder fills it a batch at a time. */
   storedContent: Set<string>;
 }
 
@@ -31,7 +31,7 @@ export class FetchOutput {
     private readonly batchSize: number,
   ) {}
 
-  async open(storedContent: Map<number, Set<string>>): Promise<void> {
+  async open(): Promise<void> {
     const total = this.partitions.length ? Math.max(...this.partitions) + 1 : 1;
     for (const p of this.partitions) {
       this.writers.set(p, {
@@ -40,15 +40,20 @@ export class FetchOutput {
         fetchBatch: [],
         contentBatch: [],
         contentBytes: 0,
-        storedContent: storedContent.get(p) ?? new Set(),
+        storedContent: new Set(),
       });
     }
+  }
+
+  /** A resumed fetch found this URL's content stored by the killed run: it is not written again. */
+  contentStored(partition: number, url: string): void {
+    this.writers.get(partition)?.storedContent.add(url);
   }
 
   /** Queues one record; flushes the partition's batch when full. Returns when the flush (if any) is durable. */
   async write(partition: number, url: string, datum: CrawlDatum, content: Content | null): Promise<void> {
     const w = this.writers.get(partition) ?? this.writers.values().next().value!;
-    if (content && w.content && !w.storedContent.has(url)) {
+    if (content && w.content && !w.storedContent.delete(url)) {
       w.contentBatch.push({ url, value: content });
       w.contentBytes += content.content.length;
     }

@@ -65,17 +65,11 @@ export async function fetch(ctx: NutchContext, args: FetchArgs, opts: StageOptio
     ]);
     const protocols = ctx.extensions.protocolFactory();
     const queues = new FetchItemQueues(conf);
-    const storedFetch = new Map<number, Set<string>>();
-    const storedContent = new Map<number, Set<string>>();
-    for (const p of partitions) {
-      storedFetch.set(p, await segment.storedUrls('crawl_fetch', p));
-      storedContent.set(p, await segment.storedUrls('content', p));
-    }
-    const resumed = [...storedFetch.values()].reduce((n, s) => n + s.size, 0);
-    if (resumed) log.info(`resuming fetch of ${segment.name}: ${resumed} URLs already fetched are skipped`);
+    const resumed = (await segment.hasPart('crawl_fetch')) || (await segment.hasPart('content'));
+    if (resumed) log.info(`resuming fetch of ${segment.name}: URLs already in crawl_fetch are skipped`);
 
     const output = new FetchOutput(segment, partitions, conf.getBoolean('fetcher.store.content', true), Math.max(1, conf.getInt('storage.batch.size', 1000)));
-    await output.open(storedContent);
+    await output.open();
     const parseInline = conf.getBoolean('fetcher.parse', false);
     if (parseInline && !args.parse) log.warn('fetcher.parse is true but no parser is wired to this fetch; content is stored unparsed (run nutch parse)');
 
@@ -122,7 +116,7 @@ export async function fetch(ctx: NutchContext, args: FetchArgs, opts: StageOptio
     };
 
     const capacity = threads * Math.max(1, conf.getInt('fetcher.queue.depth.multiplier', 50));
-    const feeder = new QueueFeeder(segment, queues, capacity, log, storedFetch, (url, reason) => {
+    const feeder = new QueueFeeder(segment, queues, capacity, log, resumed, (p, url) => output.contentStored(p, url), (url, reason) => {
       count(counters, 'skipped');
       opts.onProgress?.({ type: 'skip', stage: 'fetch', url, reason });
     });

@@ -9,8 +9,6 @@
  * under a hidden staging name and renamed into place when complete; the CrawlDb marks commit last.
  * A crash leaves the CrawlDb as it was and, at worst, an extra complete segment.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { NutchError } from '../../errors.js';
 import type { NutchContext } from '../context.js';
 import { count, type Counters, type ProgressEvent, type StageOptions } from '../progress.js';
@@ -73,7 +71,7 @@ export async function generateSegments(ctx: NutchContext, args: GenerateArgs, op
   log.info(`Generator: starting, selecting best-scoring urls due for fetch; topN: ${topN === Infinity ? 'unlimited' : topN}, numFetchers: ${numFetchers}, filtering: ${filter}, normalizing: ${normalise}`);
 
   const db = await ctx.storage.openCrawlDb(args.crawlDb);
-  if (db.exists && !(await db.exists())) {
+  if (!(await db.exists())) {
     await db.close();
     throw new NutchError('NUTCH_STORAGE_NOT_FOUND', `CrawlDb ${args.crawlDb} does not exist. Run "nutch inject ${args.crawlDb} <url_dir>" first.`, { file: args.crawlDb });
   }
@@ -87,7 +85,10 @@ export async function generateSegments(ctx: NutchContext, args: GenerateArgs, op
   const created: string[] = [];
   try {
     session = await db.beginUpdate({ force: args.force });
-    removeStaleStaging(args.segmentsDir, log);
+    // under the CrawlDb's writer lock no other generate runs: staged segments are a killed one's
+    for (const name of await ctx.storage.discardStaleStagedSegments(args.segmentsDir)) {
+      log.warn(`Generator: removed incomplete segment ${name} left by an interrupted generate`, { segment: name });
+    }
 
     // 1. select: every record through the Selector checks, candidates kept in sorted runs
     const hostIds = new Map<string, number>();
@@ -224,8 +225,7 @@ interface WriteOptions {
 }
 
 async function writeSegment(ctx: NutchContext, db: CrawlDbReader, urls: string[], o: WriteOptions): Promise<Segment> {
-  const staged = ctx.storage.createStagedSegment ? await ctx.storage.createStagedSegment(o.segmentsDir) : null;
-  const seg = staged ?? await ctx.storage.createSegment(o.segmentsDir);
+  const staged = await ctx.storage.createStagedSegment(o.segmentsDir);
   try {
     const parts: string[][] = Array.from({ length: o.numFetchers }, () => []);
     const slice = new TimeSlice();
@@ -235,7 +235,7 @@ async function writeSegment(ctx: NutchContext, db: CrawlDbReader, urls: string[]
     }
     let written = 0;
     for (let p = 0; p < o.numFetchers; p++) {
-      const writer = await seg.openWriter('crawl_generate', p, { totalPartitions: o.numFetchers });
+      const writer = await staged.openWriter('crawl_generate', p, { totalPartitions: o.numFetchers });
       for (let i = 0; i < parts[p].length; i += o.batchSize) {
         const slice = parts[p].slice(i, i + o.batchSize);
         const datums = await db.getMany(slice);
@@ -246,24 +246,9 @@ async function writeSegment(ctx: NutchContext, db: CrawlDbReader, urls: string[]
       await writer.finish();
       await writer.close();
     }
-    return staged ? await staged.publish() : seg;
+    return await staged.publish();
   } catch (err) {
-    if (staged) await staged.discard();
+    await staged.discard();
     throw err;
-  }
-}
-
-/** Staging directories (`.<name>.inprogress`) left by a generate that was killed. */
-function removeStaleStaging(segmentsDir: string, log: NutchContext['log']): void {
-  let names: string[];
-  try {
-    names = fs.readdirSync(segmentsDir);
-  } catch {
-    return;
-  }
-  for (const n of names) {
-    if (!/^\.\d{14}\.inprogress$/.test(n)) continue;
-    log.warn(`Generator: removing incomplete segment ${path.join(segmentsDir, n)} left by an interrupted generate`);
-    fs.rmSync(path.join(segmentsDir, n), { recursive: true, force: true });
   }
 }

@@ -72,7 +72,7 @@ export async function index(ctx: NutchContext, args: IndexArgs, opts: StageOptio
     crawlDb = await openExistingCrawlDb(ctx, args.crawlDb);
     if (args.linkDb) {
       linkDb = await ctx.storage.openLinkDb(args.linkDb);
-      if (linkDb.exists && !(await linkDb.exists())) {
+      if (!(await linkDb.exists())) {
         ctx.log.warn(`Ignoring linkDb for indexing, no linkDb found in path: ${args.linkDb}`, { file: args.linkDb });
         await linkDb.close();
         linkDb = null;
@@ -229,7 +229,7 @@ export async function index(ctx: NutchContext, args: IndexArgs, opts: StageOptio
 /** Opens the CrawlDb, failing (as Nutch) when it was never written. */
 export async function openExistingCrawlDb(ctx: NutchContext, path: string): Promise<CrawlDb> {
   const db = await ctx.storage.openCrawlDb(path);
-  if (db.exists && !(await db.exists())) {
+  if (!(await db.exists())) {
     await db.close();
     throw new NutchError('NUTCH_STORAGE_NOT_FOUND', `CrawlDb ${path} does not exist; run nutch inject first, or check the path.`, { file: path });
   }

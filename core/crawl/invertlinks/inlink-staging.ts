@@ -1,5 +1,5 @@
 /** invertlinks' staging of inverted links (toUrl, fromUrl, anchor): an ExternalSort by target URL. */
-import { ExternalSort } from '../updatedb/external-sort.js';
+import { ExternalSort } from '../../storage/external-sort.js';
 
 export class InlinkStaging {
   private readonly sort = new ExternalSort({ columns: 2 });

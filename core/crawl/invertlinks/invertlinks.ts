@@ -101,7 +101,7 @@ export async function invertlinks(ctx: NutchContext, args: InvertLinksArgs, opts
     let steps = 0;
     const flush = async () => {
       if (group.length === 0) return;
-      const existing = await linkDb.getMany?.(group.map((g) => g.url)) ?? await getEach(linkDb, group.map((g) => g.url));
+      const existing = await linkDb.getMany(group.map((g) => g.url));
       const out: Keyed<Inlinks>[] = [];
       for (const g of group) out.push({ url: g.url, value: mergeInlinks(existing.get(g.url)?.inlinks ?? [], g.links, maxInlinks) });
       await session!.put(out);
@@ -166,14 +166,6 @@ export function mergeInlinks(existing: readonly Inlink[], added: readonly Inlink
   return { inlinks };
 }
 
-async function getEach(db: { get(url: string): Promise<Inlinks | null> }, urls: string[]): Promise<Map<string, Inlinks>> {
-  const out = new Map<string, Inlinks>();
-  for (const u of urls) {
-    const v = await db.get(u);
-    if (v) out.set(u, v);
-  }
-  return out;
-}
 
 const AUTHORITY = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/(?:[^@/?#]*@)?([^/?#:[\]]+)(?::\d*)?(?:[/?#]|$)/;
 

@@ -6,7 +6,6 @@
  * A segment that already holds parse output is refused (as Nutch) unless `force`, which replaces it.
  * An abort stops reading, lets in-flight parses finish, commits them and leaves the parts incomplete.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { NutchError, errorMessage } from '../../errors.js';
 import type { NutchContext } from '../context.js';
@@ -30,7 +29,7 @@ export async function parse(ctx: NutchContext, args: ParseArgs, opts: StageOptio
   const started = Date.now();
   const counters: Counters = {};
   const emit = opts.onProgress ?? (() => {});
-  const segmentDir = path.resolve(args.segment);
+  const segmentDir = args.segment;
   emit({ type: 'stage-start', stage: 'parse', args: { segment: segmentDir, force: !!args.force } });
   const segment = await ctx.storage.openSegment(segmentDir);
   try {
@@ -44,12 +43,12 @@ export async function parse(ctx: NutchContext, args: ParseArgs, opts: StageOptio
     }
     const partitions = await segment.partitions('content');
     if (partitions.length === 0) {
-      throw new NutchError('NUTCH_STORAGE_NOT_FOUND', `Segment ${segmentDir} has no content to parse (no ${path.join(segmentDir, 'content')}); fetch it first.`, { file: segmentDir });
+      throw new NutchError('NUTCH_STORAGE_NOT_FOUND', `Segment ${segmentDir} has no content to parse (no content part); fetch it first.`, { file: segmentDir });
     }
     if (!(await segment.isComplete('content'))) {
       ctx.log.warn(`Content of segment ${segmentDir} is incomplete (no _SUCCESS: the fetch is running or was stopped); parsing what it holds.`, { segment: segmentDir });
     }
-    if (already.length) removeParts(segment, already);
+    for (const part of already) await segment.dropPart(part); // -force: the old parse goes first, never mixed with the new
 
     const parser = await SegmentParser.create(ctx, { normalize: !args.noNormalize, filter: !args.noFilter });
     const timeoutsBefore = parser.pool.stats.timeouts;
@@ -133,9 +132,4 @@ async function parsePartition(
     for (const w of [writers.text, writers.data, writers.crawl]) await w.close();
   }
   return complete;
-}
-
-/** -force: the old parse output goes first, so the new one never mixes with it. */
-function removeParts(segment: Segment, parts: readonly SegmentPartName[]): void {
-  for (const part of parts) fs.rmSync(path.join(segment.path, part), { recursive: true, force: true });
 }

@@ -38,7 +38,7 @@ export async function readdb(ctx: NutchContext, args: ReaddbArgs, opts: StageOpt
   const batchSize = ctx.conf.getInt('storage.batch.size');
   const db = await ctx.storage.openCrawlDb(args.crawlDb);
   try {
-    if (db.exists && !(await db.exists())) {
+    if (!(await db.exists())) {
       throw new NutchError('NUTCH_STORAGE_NOT_FOUND', `CrawlDb ${args.crawlDb} does not exist.`, { file: args.crawlDb });
     }
     if (args.stats) {

@@ -36,7 +36,7 @@ export async function readlinkdb(ctx: NutchContext, args: ReadLinkDbArgs, opts: 
   }
   const linkDb = await ctx.storage.openLinkDb(args.linkDb);
   try {
-    if ((await linkDb.exists?.()) === false) {
+    if (!(await linkDb.exists())) {
       throw new NutchError('NUTCH_STORAGE_NOT_FOUND', `LinkDb ${args.linkDb} does not exist (run nutch invertlinks first).`, { file: args.linkDb });
     }
     const write = args.write ?? ((line: string) => process.stdout.write(line + '\n'));

@@ -4,7 +4,7 @@
  */
 import type { CrawlDatum } from '../../model/crawl-datum.js';
 import type { Metadata } from '../../model/metadata.js';
-import { ExternalSort, type SortRow } from './external-sort.js';
+import { ExternalSort, type SortRow } from '../../storage/external-sort.js';
 
 /** A staged record with this status means: ignore the CrawlDb's datum for the URL (renamed or filtered). */
 export const DROP_OLD = 0;

@@ -14,7 +14,7 @@ import type { ScoringFilter } from '../../extension-points/scoring-filter.js';
 import { count, type Counters, type ProgressEvent, type StageOptions, isPoliteStop } from '../progress.js';
 import { CrawlDbValues, reduceCrawlDatum, type CrawlDbReducerEnv } from './crawl-db-reducer.js';
 import { DROP_OLD, StagingTable } from './staging-table.js';
-import { compareUrls } from './url-order.js';
+import { compareUrls } from '../../storage/url-order.js';
 import { selectSegmentParts } from './segment-parts.js';
 
 export interface UpdateDbArgs {

@@ -2,5 +2,5 @@ export { SqliteStorageEngine, type SqliteEngineOptions } from './sqlite-engine.j
 export { SqliteCrawlDb } from './sqlite-crawldb.js';
 export { SqliteLinkDb } from './sqlite-linkdb.js';
 export { SqliteSegment, SUCCESS_FILE } from './sqlite-segment.js';
-export { formatSegmentName, uniqueSegmentName, SEGMENT_NAME } from './segment-name.js';
+export { formatSegmentName, claimSegmentDir, SEGMENT_NAME } from './segment-name.js';
 export { LOCK_FILE, readLock, type LockInfo } from './writer-lock.js';

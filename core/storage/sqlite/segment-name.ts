@@ -1,8 +1,14 @@
-/** Segment names, as Nutch's Generator: the local time as yyyyMMddHHmmss, unique in the segments dir. */
+/**
+ * Segment names and directories of the embedded engine. Names are Nutch's Generator's: the local
+ * time as yyyyMMddHHmmss. A directory is claimed with an exclusive mkdir, so two processes never
+ * get the same segment; a taken name moves one second forward, as Nutch's Generator waits a second
+ * between segments.
+ */
 import fs from 'node:fs';
 import path from 'node:path';
 
 export const SEGMENT_NAME = /^\d{14}$/;
+const STAGED = /^\.(\d{14})\.inprogress$/;
 
 export function formatSegmentName(time: number): string {
   const d = new Date(time);
@@ -10,29 +16,41 @@ export function formatSegmentName(time: number): string {
   return `${d.getFullYear()}${two(d.getMonth() + 1)}${two(d.getDate())}${two(d.getHours())}${two(d.getMinutes())}${two(d.getSeconds())}`;
 }
 
-/** Names handed out in this process and not yet created on disk. */
-const reserved = new Set<string>();
-
-/**
- * Now as yyyyMMddHHmmss, moved one second forward while the name is taken (on disk, staged, or
- * handed out in this process), so several segments generated in one second stay distinct, as
- * Nutch's Generator does by waiting a second between segments.
- */
-export function uniqueSegmentName(segmentsDir: string, now = Date.now()): string {
-  for (let t = now; ; t += 1000) {
-    const name = formatSegmentName(t);
-    const key = path.join(path.resolve(segmentsDir), name);
-    if (reserved.has(key) || fs.existsSync(key) || fs.existsSync(stagingPath(segmentsDir, name))) continue;
-    reserved.add(key);
-    return name;
-  }
-}
-
-export function releaseSegmentName(segmentsDir: string, name: string): void {
-  reserved.delete(path.join(path.resolve(segmentsDir), name));
-}
-
 /** Where a segment is written before publish() renames it into place. Hidden from listSegments. */
 export function stagingPath(segmentsDir: string, name: string): string {
   return path.join(segmentsDir, `.${name}.inprogress`);
+}
+
+/**
+ * Creates the directory of a new segment — staged (`.<name>.inprogress`) or final — and returns its
+ * name. With `name` given, that name or NUTCH_STORAGE_EXISTS; else now, moved forward while taken.
+ */
+export function claimSegmentDir(segmentsDir: string, opts: { name?: string; staged: boolean; now?: number }): string {
+  fs.mkdirSync(segmentsDir, { recursive: true });
+  for (let t = opts.now ?? Date.now(); ; t += 1000) {
+    const name = opts.name ?? formatSegmentName(t);
+    const final = path.join(segmentsDir, name);
+    const staging = stagingPath(segmentsDir, name);
+    const taken = fs.existsSync(final) || fs.existsSync(staging);
+    if (!taken) {
+      try {
+        fs.mkdirSync(opts.staged ? staging : final);
+        return name;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      }
+    }
+    if (opts.name !== undefined) return opts.name; // an explicit name is the caller's to keep or fail on
+  }
+}
+
+/** Names of the staged segments under a segments dir. */
+export function stagedSegmentNames(segmentsDir: string): string[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync(segmentsDir);
+  } catch {
+    return [];
+  }
+  return names.map((n) => STAGED.exec(n)?.[1]).filter((n): n is string => n !== undefined).sort();
 }

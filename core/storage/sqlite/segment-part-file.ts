@@ -108,17 +108,19 @@ export class SegmentPartFile {
     return rows.map((r) => decodeValue<V>(r.value));
   }
 
-  async urls(): Promise<Set<string>> {
+  /**
+   * Which of `urls` the file holds. A partition still being written has no url index yet (it is built
+   * at finish); the first question builds it, so a resumed fetch pays one sorted build, not a scan per batch.
+   */
+  storedAmong(urls: readonly string[]): Set<string> {
     const out = new Set<string>();
-    const page = this.db.prepare('SELECT id, url FROM records WHERE id > ? ORDER BY id LIMIT 5000');
-    let after = 0;
-    for (;;) {
-      const rows = guard(this.file, () => page.all(after)) as { id: number; url: string }[];
-      for (const r of rows) out.add(r.url);
-      if (rows.length < 5000) return out;
-      after = rows[rows.length - 1].id;
-      await yieldToEventLoop();
-    }
+    if (urls.length === 0) return out;
+    guard(this.file, () => this.db.exec(URL_INDEX));
+    const select = this.db.prepare('SELECT 1 FROM records WHERE url = ? LIMIT 1').pluck();
+    guard(this.file, () => {
+      for (const url of urls) if (select.get(url) !== undefined) out.add(url);
+    });
+    return out;
   }
 
   close(): void {

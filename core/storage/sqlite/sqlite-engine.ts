@@ -9,7 +9,7 @@ import { NutchError } from '../../errors.js';
 import { SqliteCrawlDb } from './sqlite-crawldb.js';
 import { SqliteLinkDb } from './sqlite-linkdb.js';
 import { SqliteSegment } from './sqlite-segment.js';
-import { releaseSegmentName, stagingPath, uniqueSegmentName } from './segment-name.js';
+import { claimSegmentDir, stagedSegmentNames, stagingPath } from './segment-name.js';
 import type { LockWarn } from './writer-lock.js';
 
 export interface SqliteEngineOptions {
@@ -45,14 +45,8 @@ export class SqliteStorageEngine implements StorageEngine {
   }
 
   async createSegment(segmentsDir: string, name?: string): Promise<Segment> {
-    const segName = name ?? uniqueSegmentName(segmentsDir);
-    const dir = path.join(segmentsDir, segName);
-    try {
-      await fs.promises.mkdir(dir, { recursive: true });
-    } finally {
-      releaseSegmentName(segmentsDir, segName);
-    }
-    return new SqliteSegment(dir, this.batchSize);
+    const segName = claimSegmentDir(segmentsDir, { name, staged: false });
+    return new SqliteSegment(path.join(segmentsDir, segName), this.batchSize);
   }
 
   /**
@@ -60,9 +54,9 @@ export class SqliteStorageEngine implements StorageEngine {
    * a crash while generating leaves no half-written segment for fetch to pick up.
    */
   async createStagedSegment(segmentsDir: string, name?: string): Promise<StagedSegment> {
-    const segName = name ?? uniqueSegmentName(segmentsDir);
+    if (name !== undefined) await fs.promises.rm(stagingPath(segmentsDir, name), { recursive: true, force: true });
+    const segName = claimSegmentDir(segmentsDir, { name, staged: true });
     const staging = stagingPath(segmentsDir, segName);
-    await fs.promises.rm(staging, { recursive: true, force: true });
     await fs.promises.mkdir(staging, { recursive: true });
     const seg = new SqliteSegment(staging, this.batchSize);
     const finalDir = path.join(segmentsDir, segName);
@@ -71,20 +65,21 @@ export class SqliteStorageEngine implements StorageEngine {
       finalName: segName,
       async publish(): Promise<Segment> {
         await seg.close();
-        try {
-          if (fs.existsSync(finalDir)) throw new NutchError('NUTCH_STORAGE_EXISTS', `Segment ${finalDir} already exists; the staged segment ${staging} was kept.`, { file: finalDir });
-          await fs.promises.rename(staging, finalDir);
-        } finally {
-          releaseSegmentName(segmentsDir, segName);
-        }
+        if (fs.existsSync(finalDir)) throw new NutchError('NUTCH_STORAGE_EXISTS', `Segment ${finalDir} already exists; the staged segment ${staging} was kept.`, { file: finalDir });
+        await fs.promises.rename(staging, finalDir);
         return new SqliteSegment(finalDir, batchSize);
       },
       async discard(): Promise<void> {
         await seg.close();
         await fs.promises.rm(staging, { recursive: true, force: true });
-        releaseSegmentName(segmentsDir, segName);
       },
     });
+  }
+
+  async discardStaleStagedSegments(segmentsDir: string): Promise<string[]> {
+    const names = stagedSegmentNames(segmentsDir);
+    for (const n of names) await fs.promises.rm(stagingPath(segmentsDir, n), { recursive: true, force: true });
+    return names;
   }
 
   async listSegments(segmentsDir: string): Promise<string[]> {
@@ -100,4 +95,7 @@ export class SqliteStorageEngine implements StorageEngine {
       .sort()
       .map((n) => path.join(segmentsDir, n));
   }
+
+  /** Stores hold their own handles and are closed by their users; the engine itself holds nothing. */
+  async close(): Promise<void> {}
 }

@@ -51,6 +51,23 @@ export class SqliteSegment implements Segment {
     return names.map(parsePartitionFileName).filter((n): n is number => n !== null).sort((a, b) => a - b);
   }
 
+  async partitionCount(): Promise<number> {
+    const first = (await this.partitions('crawl_generate'))[0];
+    if (first === undefined) return 0;
+    const stored = Number(this.reader(this.fileOf('crawl_generate', first)).getMeta('totalPartitions') ?? 0);
+    return stored > 0 ? stored : (await this.partitions('crawl_generate')).length;
+  }
+
+  async dropPart(part: SegmentPartName): Promise<void> {
+    const dir = this.partDir(part);
+    for (const [file, f] of this.open) {
+      if (path.dirname(file) !== dir) continue;
+      f.close();
+      this.open.delete(file);
+    }
+    await fs.promises.rm(dir, { recursive: true, force: true });
+  }
+
   async isComplete(part: SegmentPartName): Promise<boolean> {
     return fs.existsSync(path.join(this.partDir(part), SUCCESS_FILE));
   }
@@ -81,7 +98,7 @@ export class SqliteSegment implements Segment {
 
   private async defaultTotal(part: SegmentPartName): Promise<number> {
     if (part === 'crawl_generate') return 1;
-    return Math.max(1, (await this.partitions('crawl_generate')).length);
+    return Math.max(1, await this.partitionCount());
   }
 
   /** Writes `_SUCCESS` when partitions 0..total-1 are all finished. */
@@ -104,10 +121,10 @@ export class SqliteSegment implements Segment {
     }
   }
 
-  async storedUrls(part: SegmentPartName, partition: number): Promise<Set<string>> {
+  async storedAmong(part: SegmentPartName, partition: number, urls: readonly string[]): Promise<Set<string>> {
     const file = this.fileOf(part, partition);
     if (!SegmentPartFile.exists(file)) return new Set();
-    return this.reader(file).urls();
+    return this.reader(file).storedAmong(urls);
   }
 
   async get<P extends SegmentPartName>(part: P, url: string): Promise<SegmentPartTypes[P][]> {

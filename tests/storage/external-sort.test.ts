@@ -1,8 +1,8 @@
 /** ExternalSort: many runs merged in the stores' (code point) order, stable for equal keys. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ExternalSort } from '../../core/crawl/updatedb/external-sort.js';
-import { compareUrls } from '../../core/crawl/updatedb/url-order.js';
+import { ExternalSort } from '../../core/storage/external-sort.js';
+import { compareUrls } from '../../core/storage/url-order.js';
 
 test('compareUrls orders by code point, as SQLite BINARY does (not by UTF-16 unit)', () => {
   const astral = 'http://x/\u{1F600}'; // surrogate pair D83D DE00

@@ -9,7 +9,8 @@
  *
  * Appending to a rowid table and merging sorted runs is an order of magnitude faster than inserting
  * into a (url, seq) B-tree, and never needs SQLite's one-shot ORDER BY sort of the whole table.
- * This is scratch space, not a store: the CrawlDb and LinkDb are reached only through core/storage.
+ * This is local scratch space, not a store, the same whatever the engine: stages use it to sort what
+ * they read before writing through an update session.
  */
 import Database from 'better-sqlite3';
 import { compareUrls } from './url-order.js';

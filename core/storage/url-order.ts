@@ -1,7 +1,8 @@
 /**
- * URL order as the stores sort it: SQLite's BINARY collation compares UTF-8 bytes, i.e. code point
- * order. JavaScript's `<` compares UTF-16 code units, which disagrees for characters above U+FFFF
- * versus U+E000..U+FFFF; a merge-join of two sorted streams must use the stores' order.
+ * URL order, the one every engine's scans follow (interfaces.ts): Unicode code-point order, which
+ * is the byte order of UTF-8 — SQLite's BINARY collation, PostgreSQL's `COLLATE "C"`. JavaScript's
+ * `<` compares UTF-16 code units, which disagrees for characters above U+FFFF versus
+ * U+E000..U+FFFF; a merge-join of two sorted streams must use this order.
  */
 export function compareUrls(a: string, b: string): number {
   if (a === b) return 0;
