@@ -18,6 +18,7 @@ import { crawlLayout, type CrawlLayout } from '../core/crawl/crawl/crawl-layout.
 import { defaultStages } from '../core/crawl/stages.js';
 import type { CrawlDatum } from '../core/model/crawl-datum.js';
 import type { SearchHit } from '../core/extension-points/index-writer.js';
+import type { StorageEngine } from '../core/storage/interfaces.js';
 
 export interface CreateNutchOptions {
   /** The crawl directory (crawldb, linkdb, segments, index); default ./crawl. */
@@ -36,6 +37,11 @@ export interface CreateNutchOptions {
   /** Where the app's package.json is looked up for third-party plugins; default the working directory. */
   root?: string;
   cwd?: string;
+  /**
+   * Where the crawl data lives: a `storage.url` (`postgresql://user@host:port/db`; empty = embedded
+   * SQLite under crawlDir) or a StorageEngine object, which the crawler uses but never closes.
+   */
+  storage?: string | StorageEngine;
 }
 
 export interface CallOptions {
@@ -86,7 +92,8 @@ export async function createNutch(options: CreateNutchOptions = {}): Promise<Nut
   const ctx = createContext({
     cwd,
     configFile: options.configFile,
-    config: options.config,
+    config: typeof options.storage === 'string' ? { ...options.config, 'storage.url': options.storage } : options.config,
+    storage: typeof options.storage === 'object' ? options.storage : undefined,
     pluginFolders: options.pluginFolders,
     plugins: options.plugins,
     logger: options.logger,

@@ -11,16 +11,16 @@ import { PluginRepository } from '../plugin/plugin-repository.js';
 import type { PluginObject } from '../plugin/plugin-object.js';
 import { ExtensionChains } from '../extension-points/extension-chains.js';
 import type { StorageEngine } from '../storage/interfaces.js';
-import { SqliteStorageEngine } from '../storage/sqlite/sqlite-engine.js';
+import { openStorageEngine } from '../storage/open-storage.js';
 
 export interface NutchContext {
   conf: Configuration;
   plugins: PluginRepository;
   extensions: ExtensionChains;
   log: Logger;
-  /** Opens the CrawlDb, LinkDb and segments (the embedded SQLite engine unless one was passed). */
+  /** Opens the CrawlDb, LinkDb and segments (chosen by storage.url unless an engine was passed). */
   storage: StorageEngine;
-  /** Releases what the context owns (plugins, in reverse start order). */
+  /** Releases what the context owns: plugins in reverse start order, then the engine it opened. */
   close(): Promise<void>;
 }
 
@@ -49,11 +49,16 @@ export function createContext(opts: CreateContextOptions = {}): NutchContext {
   });
   for (const w of conf.validate()) log.warn(w.message, { property: w.property });
   const extensions = new ExtensionChains(plugins, conf, log);
-  const storage = opts.storage ?? new SqliteStorageEngine({
-    batchSize: conf.getInt('storage.batch.size'),
-    warn: (msg, fields) => log.warn(msg, fields),
-  });
-  return { conf, plugins, extensions, log, storage, close: () => plugins.close() };
+  const ownsStorage = !opts.storage;
+  const storage = opts.storage ?? openStorageEngine(conf, log, { cwd: opts.cwd });
+  const close = async () => {
+    try {
+      await plugins.close();
+    } finally {
+      if (ownsStorage) await storage.close();
+    }
+  };
+  return { conf, plugins, extensions, log, storage, close };
 }
 
 /** Nutch refuses to fetch without an agent name; so does nutch-ts (same message). */
