@@ -117,6 +117,54 @@ export interface SegmentPartWriter<V> {
   close(): Promise<void>;
 }
 
+/**
+ * A fetch worker's claim on one partition of a segment (DESIGN §5.1): the unit of work, politeness
+ * and retry. `attempt` is the fencing token: it grows each time the partition is claimed, and a
+ * writer opened with a claim refuses to commit (NUTCH_LEASE_LOST) once another claim superseded it.
+ */
+export interface PartitionClaim {
+  readonly partition: number;
+  readonly attempt: number;
+  /** Who holds it: host:pid:random, shown by readseg -list. */
+  readonly worker: string;
+}
+
+export type PartitionState = 'pending' | 'running' | 'done' | 'failed';
+
+export interface PartitionStatus {
+  partition: number;
+  state: PartitionState;
+  /** The holder of a running partition, or the last one. */
+  worker: string | null;
+  attempts: number;
+  /** When the lease of a running partition expires (ms since epoch, the database's clock). */
+  leaseExpires: number | null;
+  /** Why a partition failed. */
+  reason?: string;
+}
+
+/**
+ * The fetch partitions of a segment as a work queue shared by processes on any number of machines.
+ * Times are the engine's clock (the database's), never the caller's.
+ */
+export interface FetchPartitions {
+  /**
+   * Claims a pending partition, or a running one whose lease expired (resumed after its last committed
+   * batch), for `leaseMs`. A partition claimed `maxAttempts` times without finishing is marked failed
+   * instead and reported in `failed`. Returns null when nothing is claimable right now.
+   */
+  claim(worker: string, opts: { leaseMs: number; maxAttempts: number }): Promise<{ claim: PartitionClaim | null; failed: PartitionStatus[] }>;
+  /** Extends the lease; NUTCH_LEASE_LOST when the claim was superseded. */
+  renew(claim: PartitionClaim, leaseMs: number): Promise<void>;
+  /** Marks the partition done (its fetch output finished); NUTCH_LEASE_LOST when superseded. */
+  complete(claim: PartitionClaim): Promise<void>;
+  /** Gives the partition back (a polite stop): pending again, the attempt not counted as failed. */
+  release(claim: PartitionClaim): Promise<void>;
+  status(): Promise<PartitionStatus[]>;
+  /** True when every partition is done or failed. */
+  allSettled(): Promise<boolean>;
+}
+
 export interface Segment {
   /** yyyyMMddHHmmss, as Nutch's. */
   readonly name: string;
@@ -135,7 +183,13 @@ export interface Segment {
   hasPart(part: SegmentPartName): Promise<boolean>;
   /** Removes a part with all its partitions (parse -force drops the old parse first). */
   dropPart(part: SegmentPartName): Promise<void>;
-  openWriter<P extends SegmentPartName>(part: P, partition: number, opts?: { totalPartitions?: number }): Promise<SegmentPartWriter<SegmentPartTypes[P]>>;
+  /**
+   * With `fence`, every append() and finish() commits only while that claim is the partition's
+   * current one (checked in the same transaction); otherwise NUTCH_LEASE_LOST and nothing is written.
+   */
+  openWriter<P extends SegmentPartName>(part: P, partition: number, opts?: { totalPartitions?: number; fence?: PartitionClaim }): Promise<SegmentPartWriter<SegmentPartTypes[P]>>;
+  /** The segment's fetch partitions as a shared work queue. */
+  fetchPartitions(): FetchPartitions;
   /** Records of a part (all partitions, or one), in insertion order per partition. */
   read<P extends SegmentPartName>(part: P, opts?: { partition?: number; batchSize?: number }): AsyncIterable<Keyed<SegmentPartTypes[P]>>;
   /** Which of `urls` a partition of a part already holds (a resumed fetch skips them); asked a batch at a time. */

@@ -38,6 +38,8 @@ export function parsePartitionFileName(name: string): number | null {
 
 export class SegmentPartFile {
   readonly db: SqliteDatabase;
+  /** Throws when this writer's claim on the partition was superseded (see attachFence). */
+  private fence: (() => void) | null = null;
 
   constructor(readonly file: string, create: boolean, private readonly encode: (value: never) => Buffer = encodeValue) {
     this.db = openDatabase(file, { create, schema: PART_SCHEMA, writeOnce: true, cacheKiB: PART_CACHE_KIB });
@@ -52,12 +54,18 @@ export class SegmentPartFile {
     return row?.value;
   }
 
+  /** From now on every append and finish commits only while `check` passes inside its transaction. */
+  setFence(check: () => void): void {
+    this.fence = check;
+  }
+
   /** Builds the url index and sets the finished flag. */
   finish(): void {
     guard(this.file, () => this.db.transaction(() => {
+      this.fence?.();
       this.db.exec(URL_INDEX);
       this.setMeta('finished', '1');
-    })());
+    }).immediate());
   }
 
   setMeta(key: string, value: string): void {
@@ -79,8 +87,9 @@ export class SegmentPartFile {
         i++;
       }
       guard(this.file, () => this.db.transaction(() => {
+        this.fence?.();
         for (const [url, buf] of encoded) insert.run(url, buf);
-      })());
+      }).immediate());
     }
   }
 

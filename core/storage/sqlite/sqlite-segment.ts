@@ -6,7 +6,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Keyed, Segment, SegmentPartName, SegmentPartTypes, SegmentPartWriter } from '../interfaces.js';
+import type { FetchPartitions, Keyed, PartitionClaim, Segment, SegmentPartName, SegmentPartTypes, SegmentPartWriter } from '../interfaces.js';
+import { SqliteFetchPartitions, attachFence } from './sqlite-fetch-partitions.js';
 import { NutchError } from '../../errors.js';
 import { SegmentPartFile, parsePartitionFileName, partitionFileName } from './segment-part-file.js';
 import { encodeDatum, encodeValue } from './value-codec.js';
@@ -19,6 +20,7 @@ const DATUM_PARTS = new Set<SegmentPartName>(['crawl_generate', 'crawl_fetch', '
 export class SqliteSegment implements Segment {
   readonly name: string;
   private readonly open = new Map<string, SegmentPartFile>();
+  private claims: SqliteFetchPartitions | null = null;
 
   constructor(readonly path: string, private readonly batchSize: number) {
     this.name = path.split(/[\\/]/).filter(Boolean).pop() ?? path;
@@ -76,7 +78,19 @@ export class SqliteSegment implements Segment {
     return fs.existsSync(this.partDir(part));
   }
 
-  async openWriter<P extends SegmentPartName>(part: P, partition: number, opts: { totalPartitions?: number } = {}): Promise<SegmentPartWriter<SegmentPartTypes[P]>> {
+  fetchPartitions(): FetchPartitions {
+    this.claims ??= new SqliteFetchPartitions(this.path, async () => {
+      const count = await this.partitionCount();
+      const finished: number[] = [];
+      for (const p of await this.partitions('crawl_fetch')) {
+        if (this.reader(this.fileOf('crawl_fetch', p)).getMeta('finished') === '1') finished.push(p);
+      }
+      return { count, finished };
+    });
+    return this.claims;
+  }
+
+  async openWriter<P extends SegmentPartName>(part: P, partition: number, opts: { totalPartitions?: number; fence?: PartitionClaim } = {}): Promise<SegmentPartWriter<SegmentPartTypes[P]>> {
     if (!Number.isInteger(partition) || partition < 0) {
       throw new NutchError('NUTCH_USAGE', `Partition number must be a non-negative integer, got ${partition} for ${part} of ${this.path}.`);
     }
@@ -86,6 +100,7 @@ export class SqliteSegment implements Segment {
     const pf = new SegmentPartFile(file, true, DATUM_PARTS.has(part) ? encodeDatum : encodeValue);
     const total = opts.totalPartitions ?? (Number(pf.getMeta('totalPartitions') ?? 0) || (await this.defaultTotal(part)));
     pf.setMeta('totalPartitions', String(total));
+    if (opts.fence) pf.setFence(attachFence(pf.db, this.path, opts.fence));
     return {
       append: (records: readonly Keyed<SegmentPartTypes[P]>[]) => pf.append(records),
       finish: async () => {
@@ -136,5 +151,7 @@ export class SqliteSegment implements Segment {
   async close(): Promise<void> {
     for (const f of this.open.values()) f.close();
     this.open.clear();
+    this.claims?.close();
+    this.claims = null;
   }
 }

@@ -1,0 +1,151 @@
+/**
+ * The embedded engine's fetch-partition queue: a small SQLite table in `<segment>/.fetch-partitions`
+ * shared by the fetch processes of one machine (the embedded engine's reach). A claim is a row update
+ * under SQLite's write lock; a fenced segment writer ATTACHes this file and checks its claim inside
+ * the same IMMEDIATE transaction that appends, so a superseded worker can never commit a batch.
+ * Times are this machine's clock, the only clock its workers share.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { NutchError } from '../../errors.js';
+import type { FetchPartitions, PartitionClaim, PartitionStatus, PartitionState } from '../interfaces.js';
+import { guard, openDatabase, type SqliteDatabase } from './open-database.js';
+
+export const FETCH_PARTITIONS_FILE = '.fetch-partitions';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS partitions (
+  partition INTEGER PRIMARY KEY NOT NULL,
+  state TEXT NOT NULL DEFAULT 'pending',
+  worker TEXT,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  lease_expires INTEGER,
+  reason TEXT
+);`;
+
+interface Row {
+  partition: number;
+  state: PartitionState;
+  worker: string | null;
+  attempts: number;
+  lease_expires: number | null;
+  reason: string | null;
+}
+
+/** A worker id that names the machine and process: `host:pid:random`. */
+export function workerId(): string {
+  return `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
+}
+
+export function leaseLost(claim: PartitionClaim, where: string): NutchError {
+  return new NutchError(
+    'NUTCH_LEASE_LOST',
+    `Partition ${claim.partition} of ${where} was taken over by another worker (attempt ${claim.attempt} is no longer current); this worker's writes to it are refused.`,
+    { partition: claim.partition, attempt: claim.attempt, worker: claim.worker, segment: where },
+  );
+}
+
+function toStatus(r: Row): PartitionStatus {
+  return { partition: r.partition, state: r.state, worker: r.worker, attempts: r.attempts, leaseExpires: r.lease_expires, ...(r.reason ? { reason: r.reason } : {}) };
+}
+
+export class SqliteFetchPartitions implements FetchPartitions {
+  private db: SqliteDatabase | null = null;
+
+  constructor(
+    private readonly segmentDir: string,
+    /** The segment's partition count and which partitions' crawl_fetch is already finished. */
+    private readonly layout: () => Promise<{ count: number; finished: number[] }>,
+  ) {}
+
+  get file(): string {
+    return path.join(this.segmentDir, FETCH_PARTITIONS_FILE);
+  }
+
+  private async open(): Promise<SqliteDatabase> {
+    if (this.db) return this.db;
+    const { count, finished } = await this.layout();
+    const db = openDatabase(this.file, { create: true, schema: SCHEMA, cacheKiB: 500 });
+    guard(this.file, () => db.transaction(() => {
+      const add = db.prepare("INSERT OR IGNORE INTO partitions (partition, state) VALUES (?, 'pending')");
+      for (let p = 0; p < count; p++) add.run(p);
+      // a segment fetched before claims existed, or partitions finished by a plain fetch
+      const done = db.prepare("UPDATE partitions SET state = 'done' WHERE partition = ? AND state <> 'done'");
+      for (const p of finished) done.run(p);
+    }).immediate());
+    this.db = db;
+    return db;
+  }
+
+  async claim(worker: string, opts: { leaseMs: number; maxAttempts: number }): Promise<{ claim: PartitionClaim | null; failed: PartitionStatus[] }> {
+    const db = await this.open();
+    const failed: PartitionStatus[] = [];
+    const claim = guard(this.file, () => db.transaction((): PartitionClaim | null => {
+      const now = Date.now();
+      const rows = db.prepare("SELECT * FROM partitions WHERE state = 'pending' OR (state = 'running' AND lease_expires <= ?) ORDER BY partition").all(now) as Row[];
+      for (const r of rows) {
+        if (r.attempts >= opts.maxAttempts) {
+          const reason = `claimed ${r.attempts} times without finishing (fetcher.partition.max.attempts=${opts.maxAttempts}); last worker ${r.worker ?? '-'}`;
+          db.prepare("UPDATE partitions SET state = 'failed', reason = ?, lease_expires = NULL WHERE partition = ?").run(reason, r.partition);
+          failed.push(toStatus({ ...r, state: 'failed', reason, lease_expires: null }));
+          continue;
+        }
+        const attempt = r.attempts + 1;
+        db.prepare("UPDATE partitions SET state = 'running', worker = ?, attempts = ?, lease_expires = ? WHERE partition = ?").run(worker, attempt, now + opts.leaseMs, r.partition);
+        return { partition: r.partition, attempt, worker };
+      }
+      return null;
+    }).immediate());
+    return { claim, failed };
+  }
+
+  private update(claim: PartitionClaim, sql: string, ...params: unknown[]): void {
+    const db = this.db;
+    if (!db) throw leaseLost(claim, this.segmentDir);
+    const changed = guard(this.file, () => db.prepare(sql).run(...params, claim.partition, claim.attempt).changes);
+    if (changed === 0) throw leaseLost(claim, this.segmentDir);
+  }
+
+  async renew(claim: PartitionClaim, leaseMs: number): Promise<void> {
+    await this.open();
+    this.update(claim, "UPDATE partitions SET lease_expires = ? WHERE partition = ? AND attempts = ? AND state = 'running'", Date.now() + leaseMs);
+  }
+
+  async complete(claim: PartitionClaim): Promise<void> {
+    await this.open();
+    this.update(claim, "UPDATE partitions SET state = 'done', lease_expires = NULL WHERE partition = ? AND attempts = ? AND state = 'running'");
+  }
+
+  async release(claim: PartitionClaim): Promise<void> {
+    await this.open();
+    this.update(claim, "UPDATE partitions SET state = 'pending', attempts = attempts - 1, lease_expires = NULL WHERE partition = ? AND attempts = ? AND state = 'running'");
+  }
+
+  async status(): Promise<PartitionStatus[]> {
+    const db = await this.open();
+    return (guard(this.file, () => db.prepare('SELECT * FROM partitions ORDER BY partition').all()) as Row[]).map(toStatus);
+  }
+
+  async allSettled(): Promise<boolean> {
+    const db = await this.open();
+    const row = guard(this.file, () => db.prepare("SELECT count(*) AS n FROM partitions WHERE state NOT IN ('done', 'failed')").get()) as { n: number };
+    return row.n === 0;
+  }
+
+  close(): void {
+    this.db?.close();
+    this.db = null;
+  }
+}
+
+/**
+ * The fence a segment writer checks in each append's transaction: the partitions file ATTACHed to
+ * the part file's connection, the claim's row read under the IMMEDIATE transaction's write lock.
+ */
+export function attachFence(db: SqliteDatabase, segmentDir: string, claim: PartitionClaim): () => void {
+  db.prepare('ATTACH DATABASE ? AS claims').run(path.join(segmentDir, FETCH_PARTITIONS_FILE));
+  const check = db.prepare("SELECT 1 FROM claims.partitions WHERE partition = ? AND attempts = ? AND state = 'running'").pluck();
+  return () => {
+    if (check.get(claim.partition, claim.attempt) === undefined) throw leaseLost(claim, segmentDir);
+  };
+}
