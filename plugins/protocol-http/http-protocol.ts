@@ -10,13 +10,15 @@ import {
   ContentMeta, ProtocolStatusCode, RobotRulesParser, createContent, protocolStatus,
   type CrawlDatum, type PluginContext, type Protocol, type ProtocolOutput, type RobotRules, type RobotsFetch, type Configuration, type Logger,
 } from '../../sdk/plugin.js';
-import { baseHeaders, firstHeader, headersToMetadata } from './http-headers.js';
+import { baseHeaders, canonicalHeaderName, firstHeader, headersToMetadata } from './http-headers.js';
 import { readBody } from './body-reader.js';
 import { statusForCode } from './status-mapping.js';
 import { sniffContentType } from './content-type.js';
 
 /** Datum metadata key of the response time in ms (Nutch's RESPONSE_TIME `_rs_`). */
 export const RESPONSE_TIME_KEY = '_rs_';
+/** Content metadata key of the stored request (store.http.request), Nutch's `_request_`. */
+export const REQUEST_KEY = '_request_';
 /** Content metadata key holding a 429/503 Retry-After value in ms, read by the fetcher. */
 export const RETRY_AFTER_KEY = 'Retry-After';
 
@@ -29,6 +31,7 @@ export class Http implements Protocol {
   private readonly headers: Record<string, string>;
   private readonly ifModifiedSince: boolean;
   private readonly storeResponseTime: boolean;
+  private readonly storeRequest: boolean;
   private readonly agent: Agent;
   private readonly proxy: ProxyAgent | null;
   private readonly proxyExceptions: Set<string>;
@@ -44,6 +47,7 @@ export class Http implements Protocol {
     this.headers = baseHeaders(ctx.conf);
     this.ifModifiedSince = ctx.conf.getBoolean('http.enable.if.modified.since.header', true);
     this.storeResponseTime = ctx.conf.getBoolean('http.store.responsetime', true);
+    this.storeRequest = ctx.conf.getBoolean('store.http.request', false);
     const rejectUnauthorized = ctx.conf.getBoolean('http.tls.certificates.check', false);
     const timeouts = { connect: { timeout: this.timeout, rejectUnauthorized }, headersTimeout: this.timeout, bodyTimeout: this.timeout, keepAliveTimeout: 10_000 };
     this.agent = new Agent({ ...timeouts, pipelining: 1 });
@@ -98,6 +102,7 @@ export class Http implements Protocol {
         const ms = parseRetryAfter(firstHeader(res.headers, 'retry-after'));
         if (ms !== null) metadata[RETRY_AFTER_KEY] = [String(ms)];
       }
+      if (this.storeRequest) metadata[REQUEST_KEY] = [requestText(u, headers)];
       if (this.storeResponseTime) datum.metaData[RESPONSE_TIME_KEY] = [String(Date.now() - started)];
       const content = createContent({
         url,
@@ -145,4 +150,11 @@ function describeError(err: unknown): string {
   const e = err as { code?: string; message?: string; name?: string };
   const code = e?.code ?? e?.name ?? 'Error';
   return `${code}: ${e?.message ?? String(err)}`.slice(0, 500);
+}
+
+/** The request as sent: request line, Host, then the headers undici was given (it adds only connection framing). */
+function requestText(u: URL, headers: Record<string, string>): string {
+  const lines = [`GET ${u.pathname}${u.search} HTTP/1.1`, `Host: ${u.host}`];
+  for (const [k, v] of Object.entries(headers)) lines.push(`${canonicalHeaderName(k)}: ${v}`);
+  return lines.join('\r\n') + '\r\n\r\n';
 }

@@ -21,6 +21,7 @@ import { dedupCommand } from './commands/dedup.js';
 import { readlinkdbCommand } from './commands/readlinkdb.js';
 import { crawlCommand } from './commands/crawl.js';
 import { readsegCommand } from './commands/readseg.js';
+import { warcCommand } from './commands/warc.js';
 
 export const commands: Command[] = [
   injectCommand,
@@ -44,4 +45,5 @@ export const commands: Command[] = [
   readlinkdbCommand,
   crawlCommand,
   readsegCommand,
+  warcCommand,
 ];

@@ -2,6 +2,7 @@
 import { errorMessage, isNutchError } from '../../core/errors.js';
 import { commands } from './commands.js';
 import { ExitCode, type CliIO } from './command.js';
+import { unavailableCommands } from './unavailable-commands.js';
 
 const CONFIG_CODES = /^NUTCH_(CONFIG|MANIFEST|RULE_FILE_INVALID|PARSE_PLUGINS_INVALID|USAGE|INDEX_WRITERS_INVALID|PLUGIN_DUPLICATE|EXTENSION_NOT_FOUND|PLUGIN_NOT_FOUND)/;
 
@@ -17,6 +18,10 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     return name ? ExitCode.OK : ExitCode.USAGE;
   }
   const command = commands.find((c) => c.name === name);
+  if (!command && Object.hasOwn(unavailableCommands, name)) {
+    io.stderr.write(`nutch ${name}: not available in nutch-ts; ${unavailableCommands[name]}.\n`);
+    return ExitCode.USAGE;
+  }
   if (!command) {
     io.stderr.write(`Unknown command "${name}".\n${usageText()}\n`);
     return ExitCode.USAGE;
