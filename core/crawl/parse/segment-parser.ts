@@ -49,7 +49,8 @@ export function isTruncated(content: Content): boolean {
   const declared = getMetaIgnoreCase(content.metadata, ContentMeta.CONTENT_LENGTH);
   if (declared === undefined || !/^\d+$/.test(declared.trim())) return false;
   // Content-Encoding (gzip) makes the header count compressed bytes; only an identity body compares.
-  if (getMetaIgnoreCase(content.metadata, 'Content-Encoding')) return false;
+  // protocol-http decodes the body and moves the header to Content-Encoding-Original.
+  if (getMetaIgnoreCase(content.metadata, 'Content-Encoding') || getMetaIgnoreCase(content.metadata, 'Content-Encoding-Original')) return false;
   return Number(declared) > content.content.length;
 }
 
