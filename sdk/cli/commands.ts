@@ -22,6 +22,7 @@ import { readlinkdbCommand } from './commands/readlinkdb.js';
 import { crawlCommand } from './commands/crawl.js';
 import { readsegCommand } from './commands/readseg.js';
 import { warcCommand } from './commands/warc.js';
+import { mergedbCommand } from './commands/mergedb.js';
 
 export const commands: Command[] = [
   injectCommand,
@@ -46,4 +47,5 @@ export const commands: Command[] = [
   crawlCommand,
   readsegCommand,
   warcCommand,
+  mergedbCommand,
 ];

@@ -17,7 +17,6 @@ export const unavailableCommands: Record<string, string> = {
   junit: 'nutch-ts has no Java tests: run `npm test` in a checkout of nutch-ts',
   startserver: 'the Nutch REST server is not built: embed nutch-ts with createNutch() (see docs/embedding.md) in your own server',
   // still being built (issue 19); each leaves this table when it lands
-  mergedb: 'not built yet: run `nutch updatedb` of one crawl\'s segments into the other crawl\'s CrawlDb',
   mergelinkdb: 'not built yet: run `nutch invertlinks` of both crawls\' segments into one LinkDb',
   mergesegs: 'not built yet: segments can be used side by side (`-dir <segments>`) by every stage',
   freegen: 'not built yet: `nutch inject` the URLs, then `nutch generate`',
