@@ -23,6 +23,7 @@ import { crawlCommand } from './commands/crawl.js';
 import { readsegCommand } from './commands/readseg.js';
 import { warcCommand } from './commands/warc.js';
 import { mergedbCommand } from './commands/mergedb.js';
+import { mergesegsCommand } from './commands/mergesegs.js';
 
 export const commands: Command[] = [
   injectCommand,
@@ -48,4 +49,5 @@ export const commands: Command[] = [
   readsegCommand,
   warcCommand,
   mergedbCommand,
+  mergesegsCommand,
 ];

@@ -71,3 +71,70 @@ test('mergedb with a missing input names it', async () => {
   assert.equal(r.code, 3);
   assert.match(r.stderr, /NUTCH_STORAGE_NOT_FOUND: CrawlDb .*nowhere\/crawldb does not exist/);
 });
+
+/** Bytes as hex, so a Buffer and a Uint8Array of the same bytes compare equal. */
+function plain(value: unknown): unknown {
+  return JSON.parse(JSON.stringify(value, function (this: Record<string, unknown>, k: string, v: unknown) {
+    const raw = this[k];
+    return raw instanceof Uint8Array ? `bytes:${Buffer.from(raw).toString('hex')}` : v;
+  }));
+}
+
+async function readSegments(t: Parameters<typeof fixtureContext>[0], segmentsDir: string) {
+  const ctx = fixtureContext(t, { cwd });
+  const out: { name: string; parts: Map<string, Map<string, unknown[]>> }[] = [];
+  for (const path of await ctx.storage.listSegments(join(cwd, segmentsDir))) {
+    const seg = await ctx.storage.openSegment(path);
+    const parts = new Map<string, Map<string, unknown[]>>();
+    for (const part of ['crawl_generate', 'crawl_fetch', 'content', 'parse_data', 'parse_text', 'crawl_parse'] as const) {
+      const m = new Map<string, unknown[]>();
+      for await (const { url, value } of seg.read(part)) m.set(url, [...(m.get(url) ?? []), plain(value)]);
+      parts.set(part, m);
+    }
+    out.push({ name: seg.name, parts });
+    await seg.close();
+  }
+  return out;
+}
+
+test('mergesegs: one segment holding every URL of both crawls, the newest segment winning; -slice splits it', async (t) => {
+  const inputs = [...(await readSegments(t, 'a/segments')), ...(await readSegments(t, 'b/segments'))].sort((x, y) => x.name.localeCompare(y.name));
+  assert.equal(inputs.length, 3);
+  const r = await nutch(['mergesegs', 'merged/segments', '-dir', 'a/segments', '-dir', 'b/segments']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^SegmentMerger:[\s\S]*Merged segment: .*merged\/segments\/\d{14}$/m);
+  const [merged, ...more] = await readSegments(t, 'merged/segments');
+  assert.equal(more.length, 0);
+  const allUrls = new Set<string>();
+  for (const part of merged!.parts.keys()) {
+    const expected = new Map<string, unknown[]>();
+    for (const seg of inputs) for (const [url, recs] of seg.parts.get(part)!) expected.set(url, recs); // later (newer) wins
+    for (const url of expected.keys()) allUrls.add(url);
+    assert.deepEqual(merged!.parts.get(part), expected, part);
+  }
+  // host 0's home page was fetched by both crawls: the merged fetch is crawl B's
+  const home = web.seeds[0]!;
+  const fetches = inputs.filter((s) => s.parts.get('crawl_fetch')!.has(home));
+  assert.ok(fetches.length >= 2);
+  assert.deepEqual(merged!.parts.get('crawl_fetch')!.get(home), fetches.at(-1)!.parts.get('crawl_fetch')!.get(home));
+
+  const list = await nutch(['readseg', '-list', '-dir', 'merged/segments']);
+  assert.equal(list.code, 0, list.stderr);
+  assert.match(list.stdout, /\n\d{14}\t\d+/);
+
+  const sliced = await nutch(['mergesegs', 'sliced', '-dir', 'a/segments', '-dir', 'b/segments', '-slice', '4']);
+  assert.equal(sliced.code, 0, sliced.stderr);
+  const slices = await readSegments(t, 'sliced');
+  assert.equal(slices.length, Math.ceil(allUrls.size / 4));
+  const seen = new Set<string>();
+  for (const s of slices) {
+    const urls = new Set<string>();
+    for (const m of s.parts.values()) for (const u of m.keys()) urls.add(u);
+    assert.ok(urls.size <= 4);
+    for (const u of urls) {
+      assert.ok(!seen.has(u), `${u} in two slices`);
+      seen.add(u);
+    }
+  }
+  assert.deepEqual(seen, allUrls);
+});
