@@ -24,6 +24,7 @@ import { readsegCommand } from './commands/readseg.js';
 import { warcCommand } from './commands/warc.js';
 import { mergedbCommand } from './commands/mergedb.js';
 import { mergesegsCommand } from './commands/mergesegs.js';
+import { mergelinkdbCommand } from './commands/mergelinkdb.js';
 
 export const commands: Command[] = [
   injectCommand,
@@ -50,4 +51,5 @@ export const commands: Command[] = [
   warcCommand,
   mergedbCommand,
   mergesegsCommand,
+  mergelinkdbCommand,
 ];
