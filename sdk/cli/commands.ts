@@ -25,6 +25,7 @@ import { warcCommand } from './commands/warc.js';
 import { mergedbCommand } from './commands/mergedb.js';
 import { mergesegsCommand } from './commands/mergesegs.js';
 import { mergelinkdbCommand } from './commands/mergelinkdb.js';
+import { freegenCommand } from './commands/freegen.js';
 
 export const commands: Command[] = [
   injectCommand,
@@ -52,4 +53,5 @@ export const commands: Command[] = [
   mergedbCommand,
   mergesegsCommand,
   mergelinkdbCommand,
+  freegenCommand,
 ];
