@@ -29,7 +29,12 @@ export default defineConfig({
   sourcemap: false,
   clean: true,
   outDir: 'dist',
-  dts: { entry: { 'sdk/index': 'sdk/index.ts', 'sdk/plugin': 'sdk/plugin.ts', 'sdk/testing': 'sdk/testing.ts' } },
+  dts: {
+    entry: { 'sdk/index': 'sdk/index.ts', 'sdk/plugin': 'sdk/plugin.ts', 'sdk/testing': 'sdk/testing.ts' },
+    // The declarations name Node's types (AbortSignal, NodeJS.ProcessEnv); an app whose tsconfig has
+    // "types": [] (tsc --init's default) must still find them. @types/node is a dependency for this.
+    banner: '/// <reference types="node" />',
+  },
   external: ['better-sqlite3'],
   banner: ({ format }) => (format === 'esm' ? { js: '' } : {}),
   onSuccess: async () => {

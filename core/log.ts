@@ -12,6 +12,20 @@ export interface Logger {
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
+export const LOG_LEVELS = Object.keys(RANK) as LogLevel[];
+
+/**
+ * The logger a library uses when its host gave none: warnings and errors only, as Node libraries do
+ * (a host's stderr is not ours to fill with progress). NUTCH_LOG_LEVEL raises or lowers it; a value
+ * that is not a level is reported once and ignored.
+ */
+export function createDefaultLogger(envLevel: string | undefined = process.env.NUTCH_LOG_LEVEL, fallback: LogLevel = 'warn'): Logger {
+  const wanted = envLevel?.trim().toLowerCase();
+  const valid = !!wanted && (LOG_LEVELS as string[]).includes(wanted);
+  const log = createConsoleLogger(valid ? (wanted as LogLevel) : fallback);
+  if (wanted && !valid) log.warn(`NUTCH_LOG_LEVEL="${envLevel}" is not a log level (${LOG_LEVELS.join(', ')}); using ${fallback}`);
+  return log;
+}
 
 export function createConsoleLogger(level: LogLevel = 'info', bindings: Record<string, unknown> = {}, write: (line: string) => void = (l) => process.stderr.write(l + '\n')): Logger {
   const emit = (lvl: Exclude<LogLevel, 'silent'>, msg: string, fields?: Record<string, unknown>) => {

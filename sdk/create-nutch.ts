@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { createContext, type NutchContext } from '../core/crawl/context.js';
 import { NutchError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
-import type { PluginObject } from '../core/plugin/plugin-object.js';
+import type { PluginObject } from '../core/extension-points/typed-plugin.js';
 import type { Counters, ProgressEvent, StageOptions } from '../core/crawl/progress.js';
 import { EventChannel } from '../core/crawl/event-channel.js';
 import { crawl as crawlLoop, type CrawlArgs } from '../core/crawl/crawl/crawl.js';

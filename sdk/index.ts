@@ -10,10 +10,10 @@ export { loadConfiguration, resolveConfFile, type LoadConfigurationOptions } fro
 export { Configuration, describeSource, type ValueSource, type LayerName } from '../core/config/configuration.js';
 export type { PropertyDefinition, PropertyType } from '../core/config/property-types.js';
 export { PluginRepository } from '../core/plugin/plugin-repository.js';
-export type { PluginObject } from '../core/plugin/plugin-object.js';
+export type { PluginObject, PluginObjectExtension } from '../core/extension-points/typed-plugin.js';
 export { describeActivation, type Activation } from '../core/plugin/activation.js';
 export { ExtensionPoints } from '../core/extension-points/extension-point.js';
 export { NutchError, isNutchError, ErrorCodes, type ErrorCode } from '../core/errors.js';
-export { createConsoleLogger, silentLogger, type Logger } from '../core/log.js';
+export { createConsoleLogger, silentLogger, type Logger, type LogLevel } from '../core/log.js';
 export type { ProgressEvent, Counters, StageOptions, StageName } from '../core/crawl/progress.js';
 export * from '../core/model/index.js';

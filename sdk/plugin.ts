@@ -2,7 +2,8 @@
  * `nutch-ts/plugin`: everything a plugin author imports — definePlugin, the extension-point
  * interfaces, the model types and helpers, the configuration getters. No decorators, no tsyringe.
  */
-export { definePlugin, type PluginDefinition } from '../core/plugin/define-plugin.js';
+export { definePlugin, type PluginDefinitionInput, type TypedExtension, type ImplementationOf, type PluginObject, type PluginObjectExtension } from '../core/extension-points/typed-plugin.js';
+export type { PluginDefinition } from '../core/plugin/define-plugin.js';
 export type { PluginContext, PluginInfo, Implementation } from '../core/plugin/plugin-context.js';
 export type { Configuration } from '../core/config/configuration.js';
 export { resolveConfFile } from '../core/config/load-configuration.js';
@@ -15,8 +16,6 @@ export type { URLFilter } from '../core/extension-points/url-filter.js';
 export type { URLExemptionFilter } from '../core/extension-points/url-exemption-filter.js';
 export type { ScoringFilter, ScoringTarget } from '../core/extension-points/scoring-filter.js';
 export type { Protocol, RobotRules } from '../core/extension-points/protocol.js';
-export { contentCeiling, effectiveContentLimit, CONTENT_CEILING_PROPERTY } from '../core/protocol/content-ceiling.js';
-export type { ContentLease } from '../core/protocol/content-budget.js';
 export { RobotRulesParser, RobotRulesSet, parseRobotsTxt, robotsAgentNames, ROBOTS_MAX_BYTES, type RobotsFetch, type RobotsResponse } from '../core/protocol/robots/index.js';
 export type { Parser, ParseContext, ParsePluginsMapping } from '../core/extension-points/parser.js';
 export type { HtmlParseFilter, HtmlParseFilters, HTMLMetaTags } from '../core/extension-points/html-parse-filter.js';
@@ -25,4 +24,4 @@ export type { IndexWriter, IndexWriterParams, SearchHit } from '../core/extensio
 export type { FetchSchedule } from '../core/extension-points/fetch-schedule.js';
 export { FetchScheduleState } from '../core/extension-points/fetch-schedule.js';
 export type { Signature } from '../core/extension-points/signature.js';
-export { ExtensionPoints, type ExtensionPoint } from '../core/extension-points/extension-point.js';
+export { ExtensionPoints, type ExtensionPoint, type ExtensionPointId, type ExtensionPointTypes } from '../core/extension-points/extension-point.js';

@@ -3,12 +3,12 @@
  * Built the same way by the CLI and by createNutch(), one per crawler; never shared.
  */
 import { NutchError } from '../errors.js';
-import { createConsoleLogger, type Logger } from '../log.js';
+import { createDefaultLogger, type Logger } from '../log.js';
 import { loadConfiguration, type LoadConfigurationOptions } from '../config/load-configuration.js';
 import { packageVersion } from '../config/package-root.js';
 import type { Configuration } from '../config/configuration.js';
 import { PluginRepository } from '../plugin/plugin-repository.js';
-import type { PluginObject } from '../plugin/plugin-object.js';
+import type { PluginObject } from '../extension-points/typed-plugin.js';
 import { ExtensionChains } from '../extension-points/extension-chains.js';
 import type { StorageEngine } from '../storage/interfaces.js';
 import { openStorageEngine } from '../storage/open-storage.js';
@@ -29,6 +29,7 @@ export interface CreateContextOptions extends LoadConfigurationOptions {
   root?: string;
   plugins?: PluginObject[];
   pluginFolders?: string[];
+  /** Default: warnings and errors on stderr (NUTCH_LOG_LEVEL changes the level); silentLogger for none. */
   logger?: Logger;
   includeBuiltins?: boolean;
   /** A storage engine to use instead of the embedded SQLite one (not closed by the context). */
@@ -36,7 +37,7 @@ export interface CreateContextOptions extends LoadConfigurationOptions {
 }
 
 export function createContext(opts: CreateContextOptions = {}): NutchContext {
-  const log = opts.logger ?? createConsoleLogger(process.env.NUTCH_LOG_LEVEL as never ?? 'info');
+  const log = opts.logger ?? createDefaultLogger();
   const conf = loadConfiguration(opts);
   const plugins = new PluginRepository({
     conf,

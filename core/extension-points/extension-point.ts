@@ -45,7 +45,22 @@ export const ExtensionPoints = {
   Signature: point<Signature>('Signature'),
 } as const;
 
-export type ExtensionPointId = keyof typeof ExtensionPoints;
+/** Each point's implementation interface, by id: what typed plugin objects and definePlugin check against. */
+export interface ExtensionPointTypes {
+  URLNormalizer: URLNormalizer;
+  URLFilter: URLFilter;
+  URLExemptionFilter: URLExemptionFilter;
+  ScoringFilter: ScoringFilter;
+  Protocol: Protocol;
+  Parser: Parser;
+  HtmlParseFilter: HtmlParseFilter;
+  IndexingFilter: IndexingFilter;
+  IndexWriter: IndexWriter;
+  FetchSchedule: FetchSchedule;
+  Signature: Signature;
+}
+
+export type ExtensionPointId = keyof ExtensionPointTypes;
 
 
 export function pointById(id: string): ExtensionPoint<unknown> | undefined {

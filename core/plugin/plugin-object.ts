@@ -1,7 +1,11 @@
-/** Plugins passed to createNutch() as objects: no folder, same lifecycle and ordering. */
+/**
+ * Plugins passed to createNutch() as objects: no folder, same lifecycle and ordering. This is the
+ * loose run-time shape (JavaScript callers reach it unchecked); the typed one that apps compile
+ * against is core/extension-points/typed-plugin.ts.
+ */
 import { NutchError } from '../errors.js';
 import type { PropertyDefinition } from '../config/property-types.js';
-import { definePlugin } from './define-plugin.js';
+import { closestCorePoint, definePlugin, unknownPoint } from './define-plugin.js';
 import type { Implementation, PluginContext } from './plugin-context.js';
 import type { PluginDescriptor } from './plugin-descriptor.js';
 import type { PointSpec } from './core-points.js';
@@ -30,7 +34,12 @@ export function objectToDescriptor(obj: PluginObject, points: readonly PointSpec
   const single = obj.extensions.length === 1;
   const impls: Record<string, Implementation<unknown>> = {};
   const extensions = obj.extensions.map((e, i) => {
+    if (!e || typeof e.point !== 'string') {
+      throw new NutchError('NUTCH_PLUGIN_UNKNOWN_POINT', `Plugin object "${obj.id}": extension #${i} has no "point" string.`, { plugin: obj.id });
+    }
     const spec = points.find((p) => p.id === e.point);
+    const near = spec ? undefined : closestCorePoint(e.point);
+    if (near) throw unknownPoint(`Plugin object "${obj.id}": extension ${e.id ?? `#${i}`}`, e.point, near, { plugin: obj.id });
     if (spec?.workerOnly) {
       throw new NutchError(
         'NUTCH_PLUGIN_OBJECT_NOT_ALLOWED',

@@ -11,7 +11,8 @@ import type { Configuration } from '../config/configuration.js';
 import type { Logger } from '../log.js';
 import { describeActivation, resolveActivation, startOrder, type Activation } from './activation.js';
 import { corePoints, type PointSpec } from './core-points.js';
-import { isPluginDefinition, type PluginDefinition } from './define-plugin.js';
+import { isPluginDefinition, isPointed, unknownPoint, type PluginDefinition } from './define-plugin.js';
+import { closestName } from '../config/property-types.js';
 import { discoverPlugins } from './discovery.js';
 import { instantiate, PLUGIN_CONTEXT } from './instantiate.js';
 import { objectToDescriptor, type PluginObject } from './plugin-object.js';
@@ -105,7 +106,11 @@ export class PluginRepository {
     for (const d of active) {
       for (const ext of d.extensions) {
         if (!this.points.has(ext.point)) {
-          const reason = `extension point "${ext.point}" is not declared by core or any active plugin`;
+          const near = closestName(ext.point, this.points.keys());
+          // A plugin object is code the app compiled against the point types: an unknown point is a bug
+          // to fail on, not a manifest to skip.
+          if (d.source === 'object') throw unknownPoint(`Plugin object "${d.id}": extension ${ext.id}`, ext.point, near, { plugin: d.id, extension: ext.id });
+          const reason = `extension point "${ext.point}" is not declared by core or any active plugin${near ? ` (did you mean "${near}"?)` : ''}`;
           this.skippedExtensions.push({ extension: ext.id, plugin: d.id, point: ext.point, reason });
           this.log.warn(`Plugin ${d.id}: extension ${ext.id} skipped: ${reason}`, { plugin: d.id, code: 'NUTCH_PLUGIN_UNKNOWN_POINT' });
           continue;
@@ -182,7 +187,17 @@ export class PluginRepository {
     const d = this.descriptor(ext.pluginId)!;
     await this.startPlugin(d.id);
     const mod = await this.loadModule(d);
-    const impl = mod.definition ? mod.definition.extensions[ext.implementation] : mod.exports[ext.implementation];
+    let impl: unknown = mod.definition ? mod.definition.extensions[ext.implementation] : mod.exports[ext.implementation];
+    if (mod.definition && isPointed(impl)) {
+      if (impl.point !== ext.point) {
+        throw new NutchError(
+          'NUTCH_PLUGIN_POINT_MISMATCH',
+          `Plugin ${d.id}: the manifest declares extension ${ext.id} for ${ext.point}, but definePlugin() gives "${ext.implementation}" as a ${impl.point}${d.manifestPath ? ` (${d.manifestPath})` : ''}. Make the two agree.`,
+          { plugin: d.id, extension: ext.id, point: ext.point, file: d.manifestPath },
+        );
+      }
+      impl = impl.implementation;
+    }
     if (impl === undefined) {
       const available = mod.definition ? Object.keys(mod.definition.extensions) : Object.keys(mod.exports).filter((k) => k !== 'default');
       throw new NutchError(

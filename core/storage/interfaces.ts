@@ -194,6 +194,8 @@ export interface Segment {
   read<P extends SegmentPartName>(part: P, opts?: { partition?: number; batchSize?: number }): AsyncIterable<Keyed<SegmentPartTypes[P]>>;
   /** Which of `urls` a partition of a part already holds (a resumed fetch skips them); asked a batch at a time. */
   storedAmong(part: SegmentPartName, partition: number, urls: readonly string[]): Promise<Set<string>>;
+  /** Records in a part (all partitions, or one): the fetcher's progress total. */
+  count(part: SegmentPartName, partition?: number): Promise<number>;
   /** Records for one URL in a part (readseg -get, indexchecker). */
   get<P extends SegmentPartName>(part: P, url: string): Promise<SegmentPartTypes[P][]>;
   close(): Promise<void>;

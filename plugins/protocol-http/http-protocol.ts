@@ -7,8 +7,8 @@
  */
 import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
 import {
-  ContentMeta, ProtocolStatusCode, RobotRulesParser, createContent, effectiveContentLimit, protocolStatus,
-  type ContentLease, type CrawlDatum, type PluginContext, type Protocol, type ProtocolOutput, type RobotRules, type RobotsFetch, type Configuration, type Logger,
+  ContentMeta, ProtocolStatusCode, RobotRulesParser, createContent, protocolStatus,
+  type CrawlDatum, type PluginContext, type Protocol, type ProtocolOutput, type RobotRules, type RobotsFetch, type Configuration, type Logger,
 } from '../../sdk/plugin.js';
 import { baseHeaders, canonicalHeaderName, firstHeader, headersToMetadata } from './http-headers.js';
 import { readBody } from './body-reader.js';
@@ -43,8 +43,7 @@ export class Http implements Protocol {
     this.timeout = ctx.conf.getInt('http.timeout', 10_000);
     const limit = ctx.conf.getFloat('http.time.limit', 120);
     this.timeLimitMs = limit < 0 ? Infinity : limit * 1000;
-    // -1 or a huge limit still stops at fetcher.content.ceiling: no response is ever held whole
-    this.contentLimit = effectiveContentLimit(ctx.conf, ctx.conf.getInt('http.content.limit', 1_048_576));
+    this.contentLimit = ctx.conf.getInt('http.content.limit', 1_048_576);
     this.headers = baseHeaders(ctx.conf);
     this.ifModifiedSince = ctx.conf.getBoolean('http.enable.if.modified.since.header', true);
     this.storeResponseTime = ctx.conf.getBoolean('http.store.responsetime', true);
@@ -72,7 +71,7 @@ export class Http implements Protocol {
     return this.agent;
   }
 
-  async getProtocolOutput(url: string, datum: CrawlDatum, opts: { signal?: AbortSignal; memory?: ContentLease } = {}): Promise<ProtocolOutput> {
+  async getProtocolOutput(url: string, datum: CrawlDatum, opts: { signal?: AbortSignal } = {}): Promise<ProtocolOutput> {
     let u: URL;
     try {
       u = new URL(url);
@@ -86,13 +85,7 @@ export class Http implements Protocol {
     try {
       const res = await request(u, { method: 'GET', headers, dispatcher: this.dispatcherFor(u), signal: opts.signal });
       const encoding = firstHeader(res.headers, 'content-encoding') ?? '';
-      const declared = Number(firstHeader(res.headers, 'content-length'));
-      const reserve = opts.memory ? (n: number) => opts.memory!.reserve(n) : undefined;
-      const body = await readBody(res.body as never, encoding, { maxBytes: this.contentLimit, deadline, expectedBytes: Number.isSafeInteger(declared) ? declared : undefined, reserve });
-      if (body.refused) {
-        // other responses hold the rest of the budget: drop this one, the fetcher retries it later
-        return { content: null, status: protocolStatus(ProtocolStatusCode.EXCEPTION, `content budget exhausted (fetcher.content.budget) while reading ${url}`) };
-      }
+      const body = await readBody(res.body as never, encoding, { maxBytes: this.contentLimit, deadline });
       if (body.error && body.bytes.length === 0) throw body.error;
       const metadata = headersToMetadata(res.headers);
       metadata[ContentMeta.RESPONSE_CODE] = [String(res.statusCode)];

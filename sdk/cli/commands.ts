@@ -24,8 +24,6 @@ import { readsegCommand } from './commands/readseg.js';
 import { warcCommand } from './commands/warc.js';
 import { mergedbCommand } from './commands/mergedb.js';
 import { mergesegsCommand } from './commands/mergesegs.js';
-import { mergelinkdbCommand } from './commands/mergelinkdb.js';
-import { freegenCommand } from './commands/freegen.js';
 
 export const commands: Command[] = [
   injectCommand,
@@ -52,6 +50,4 @@ export const commands: Command[] = [
   warcCommand,
   mergedbCommand,
   mergesegsCommand,
-  mergelinkdbCommand,
-  freegenCommand,
 ];

@@ -70,7 +70,7 @@ test('invertlinks merges with the existing LinkDb: old inlinks first, no duplica
 });
 
 test('invertlinks filters and normalises link URLs unless -noFilter / -noNormalize', async (t) => {
-  const filter = { id: 'test-filter', extensions: [{ point: 'URLFilter', implementation: { filter: (u: string) => (u.includes('c.example') ? null : u) } }] };
+  const filter = { id: 'test-filter', extensions: [{ point: 'URLFilter' as const, implementation: { filter: (u: string) => (u.includes('c.example') ? null : u) } }] };
   for (const noFilter of [false, true]) {
     const { ctx, linkDb, segmentsDir } = setup(t, {}, { plugins: [filter] });
     await invertlinks(ctx, { linkDb, segments: [await writeSegment(ctx.storage, segmentsDir, '20240101000000', { pages })], noFilter });

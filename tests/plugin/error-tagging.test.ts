@@ -46,7 +46,7 @@ test('URLFilter errors are recorded (logged with plugin, point, URL) and the URL
 test('a constructor or factory that throws: NUTCH_EXTENSION_FAILED naming plugin and extension; NutchErrors keep their code', async (t) => {
   const ctx = fixtureContext(t, {
     plugins: [
-      { id: 'bad-ctor', extensions: [{ point: 'URLFilter', implementation: class { constructor() { throw new Error('model file missing'); } } }] },
+      { id: 'bad-ctor', extensions: [{ point: 'URLFilter', implementation: class { constructor() { throw new Error('model file missing'); } filter(u: string) { return u; } } }] },
       { id: 'bad-factory', extensions: [{ point: 'URLNormalizer', implementation: async () => { throw Object.assign(new Error('rules.txt not found'), { code: 'NUTCH_CONFIG_FILE_NOT_FOUND' }); } }] },
     ],
   });

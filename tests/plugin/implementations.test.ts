@@ -91,7 +91,7 @@ function describe(ctx: ReturnType<typeof fixtureContext>) {
 for (const point of ['Parser', 'HtmlParseFilter', 'Signature']) {
   test(`a plugin object may not extend ${point} (it runs in parse workers): NUTCH_PLUGIN_OBJECT_NOT_ALLOWED`, (t) => {
     assert.throws(
-      () => fixtureContext(t, { plugins: [{ id: 'inline-thing', extensions: [{ point, implementation: class {} }] }] }),
+      () => fixtureContext(t, { plugins: [{ id: 'inline-thing', extensions: [{ point, implementation: class {} } as never] }] }),
       (err: any) => err.code === 'NUTCH_PLUGIN_OBJECT_NOT_ALLOWED' && err.message.includes(`Plugin object "inline-thing" extends ${point}`) && /parse worker threads/.test(err.message),
     );
   });
@@ -100,7 +100,7 @@ for (const point of ['Parser', 'HtmlParseFilter', 'Signature']) {
 test('definePlugin objects passed to createContext keep their lifecycle', async (t) => {
   const events: string[] = [];
   const def = definePlugin({ start: () => void events.push('start'), extensions: { F: () => ({ filter: (u: string) => u }) } });
-  const ctx = fixtureContext(t, { plugins: [{ id: 'defined', start: def.start, extensions: [{ point: 'URLFilter', implementation: def.extensions.F! }] }] });
+  const ctx = fixtureContext(t, { plugins: [{ id: 'defined', start: def.start, extensions: [{ point: 'URLFilter', implementation: def.extensions.F as never }] }] });
   assert.deepEqual((await ctx.extensions.urlFilters()).chain, ['defined']);
   assert.deepEqual(events, ['start']);
 });
@@ -137,7 +137,7 @@ test('start(ctx) and stop(ctx) get the same per-crawler context, so a shared def
     },
     extensions: { F: () => ({ filter: (u: string) => u }) },
   });
-  const plugin = () => ({ id: 'pooled', start: shared.start, stop: shared.stop, extensions: [{ point: 'URLFilter', implementation: shared.extensions.F! }] });
+  const plugin = () => ({ id: 'pooled', start: shared.start, stop: shared.stop, extensions: [{ point: 'URLFilter' as const, implementation: shared.extensions.F as never }] });
   const a = fixtureContext(t, { config: { 'http.agent.name': 'crawler-a' }, plugins: [plugin()] });
   const b = fixtureContext(t, { config: { 'http.agent.name': 'crawler-b' }, plugins: [plugin()] });
   await a.extensions.urlFilters();

@@ -5,7 +5,7 @@
  */
 import type { TestContext } from 'node:test';
 import { fixtureContext, type TestNutchContext } from '../helpers/context.js';
-import type { PluginObject } from '../../core/plugin/plugin-object.js';
+import type { PluginObject } from '../../core/extension-points/typed-plugin.js';
 import type { CrawlDatum } from '../../core/model/crawl-datum.js';
 
 export function stageContext(t: TestContext, config: Record<string, unknown> = {}, plugins: PluginObject[] = []): TestNutchContext {

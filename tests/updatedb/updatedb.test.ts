@@ -71,8 +71,8 @@ test('updatedb with db.update.purge.404 removes gone pages; without it they stay
 });
 
 test('updatedb -filter and -normalize apply to segment and CrawlDb URLs alike', async (t) => {
-  const filter = { id: 'test-filter', extensions: [{ point: 'URLFilter', implementation: { filter: (u: string) => (u.includes('/blocked') ? null : u) } }] };
-  const normalizer = { id: 'test-normalizer', extensions: [{ point: 'URLNormalizer', implementation: { normalize: (u: string) => u.replace('/UPPER', '/upper') } }] };
+  const filter = { id: 'test-filter', extensions: [{ point: 'URLFilter' as const, implementation: { filter: (u: string) => (u.includes('/blocked') ? null : u) } }] };
+  const normalizer = { id: 'test-normalizer', extensions: [{ point: 'URLNormalizer' as const, implementation: { normalize: (u: string) => u.replace('/UPPER', '/upper') } }] };
   const { ctx, crawlDb, segmentsDir } = setup(t, {}, { plugins: [filter, normalizer] });
   await writeCrawlDb(ctx.storage, crawlDb, {
     'http://x.example/blocked/1': dbDatum(S.STATUS_DB_UNFETCHED),

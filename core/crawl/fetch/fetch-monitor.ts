@@ -13,11 +13,14 @@ export class FetchMonitor {
   private lastPages = 0;
   private lastBytes = 0;
   private lowThroughput = 0;
+  private finalReport: () => void;
 
   constructor(
     conf: Configuration,
     counters: Counters,
     pages: () => number,
+    /** URLs in crawl_generate: the progress events' total. */
+    private readonly expected: number,
     queues: FetchItemQueues,
     started: number,
     log: Logger,
@@ -31,6 +34,15 @@ export class FetchMonitor {
     const checkAfter = conf.getInt('fetcher.throughput.threshold.check.after', 5) * 1000;
     let limited = false;
     const interval = timeLimitMins > 0 && timeLimitMins * 60_000 < 1000 ? Math.max(20, timeLimitMins * 60_000) : 1000;
+    const report = (done: number, perSecond: number, bytesPerSecond: number) => onProgress?.({
+      type: 'progress', stage: 'fetch', done, total: this.expected,
+      counters: { ...counters, pages_per_second: Math.round(perSecond), bytes_per_second: Math.round(bytesPerSecond), active_queues: queues.queueCount, queued: queues.totalSize, in_flight: queues.inProgress },
+    });
+    // The last event carries the whole fetch's rates, so a fetch shorter than one interval reports too.
+    this.finalReport = () => {
+      const seconds = Math.max(0.001, (Date.now() - started) / 1000);
+      report(pages(), pages() / seconds, (counters.bytes_downloaded ?? 0) / seconds);
+    };
     const tick = () => {
       const now = Date.now();
       const total = pages();
@@ -39,7 +51,7 @@ export class FetchMonitor {
       const bytes = counters.bytes_downloaded ?? 0;
       const bytesPerSecond = (bytes - this.lastBytes) * (1000 / interval);
       this.lastBytes = bytes;
-      onProgress?.({ type: 'progress', stage: 'fetch', done: total, counters: { ...counters, pages_per_second: Math.round(perSecond), bytes_per_second: Math.round(bytesPerSecond), active_queues: queues.queueCount, queued: queues.totalSize, in_flight: queues.inProgress } });
+      report(total, perSecond, bytesPerSecond);
       if (limited) return;
       if (now >= deadline) {
         limited = true;
@@ -57,7 +69,9 @@ export class FetchMonitor {
     this.timer.unref();
   }
 
-  close(): void {
+  /** Stops the reports; `final` sends one last progress event (done/total and the whole fetch's rates). */
+  close(final = false): void {
     clearInterval(this.timer);
+    if (final) this.finalReport();
   }
 }

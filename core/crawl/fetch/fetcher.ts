@@ -19,8 +19,6 @@ import { FetchOutput } from './fetch-output.js';
 import { processItem, type FetcherThreadDeps } from './fetcher-thread.js';
 import { formatProtocolStatus } from './status-mapping.js';
 import { FetchMonitor } from './fetch-monitor.js';
-import { isStorageWriteFailure, storageWriteFailure } from './storage-write-failure.js';
-import { ContentBudget } from '../../protocol/content-budget.js';
 import type { FetchItem } from './fetch-item.js';
 
 /** What the inline parse hook learns about a fetched page (fetcher.parse). */
@@ -69,25 +67,25 @@ export async function fetch(ctx: NutchContext, args: FetchArgs, opts: StageOptio
     const queues = new FetchItemQueues(conf);
     const resumed = (await segment.hasPart('crawl_fetch')) || (await segment.hasPart('content'));
     if (resumed) log.info(`resuming fetch of ${segment.name}: URLs already in crawl_fetch are skipped`);
+    const expected = await segment.count('crawl_generate');
 
     const output = new FetchOutput(segment, partitions, conf.getBoolean('fetcher.store.content', true), Math.max(1, conf.getInt('storage.batch.size', 1000)));
     await output.open();
     const parseInline = conf.getBoolean('fetcher.parse', false);
     if (parseInline && !args.parse) log.warn('fetcher.parse is true but no parser is wired to this fetch; content is stored unparsed (run nutch parse)');
 
-    const budget = ContentBudget.fromConf(conf);
     const deps: FetcherThreadDeps = {
       queues, protocols, normalizers, filters, scoring, counters, log,
       maxRedirect: conf.getInt('http.redirect.max', 0),
       maxCrawlDelay: conf.getFloat('fetcher.max.crawl.delay', 30) < 0 ? -1 : conf.getFloat('fetcher.max.crawl.delay', 30) * 1000,
       minCrawlDelay: conf.getFloat('fetcher.min.crawl.delay', 0) * 1000,
       maxUrlLength: conf.getInt('db.max.outlink.length', 4096),
-      budget,
       async output(item, url, datum, content, status, fetchStatus) {
         await record(item, url, datum, content, status, fetchStatus);
       },
     };
     let pages = 0;
+    const startedAt = new WeakMap<FetchItem, number>();
     const record = async (item: FetchItem, url: string, datum: CrawlDatum, content: Content | null, status: ProtocolStatus | null, fetchStatus: number) => {
       const now = Date.now();
       datum.status = fetchStatus;
@@ -112,14 +110,10 @@ export async function fetch(ctx: NutchContext, args: FetchArgs, opts: StageOptio
           log.warn(`inline parse of ${url} failed: ${(err as Error).message}`);
         }
       }
-      try {
-        await output.write(item.partition, url, datum, content);
-      } catch (err) {
-        throw storageWriteFailure(err, segment.name, url);
-      }
+      await output.write(item.partition, url, datum, content);
       if (fetchStatus !== CrawlStatus.STATUS_LINKED) {
         pages++;
-        opts.onProgress?.({ type: 'page', stage: 'fetch', url, status: statusName(fetchStatus), httpCode: Number(content?.metadata[ContentMeta.RESPONSE_CODE]?.[0]) || undefined, bytes: content?.content.length });
+        opts.onProgress?.({ type: 'page', stage: 'fetch', url, status: statusName(fetchStatus), httpCode: Number(content?.metadata[ContentMeta.RESPONSE_CODE]?.[0]) || undefined, bytes: content?.content.length, ms: now - (startedAt.get(item) ?? now) });
       }
     };
 
@@ -137,7 +131,7 @@ export async function fetch(ctx: NutchContext, args: FetchArgs, opts: StageOptio
       queues.wake();
       return dropped;
     };
-    const monitor = new FetchMonitor(conf, counters, () => pages, queues, started, log, (why) => {
+    const monitor = new FetchMonitor(conf, counters, () => feeder.stats.skippedStored + pages + (counters.skipped ?? 0), expected, queues, started, log, (why) => {
       const dropped = stop(why);
       count(counters, why === 'time' ? 'hitByTimeLimit' : 'hitByThrougputThreshold', dropped);
     }, opts.onProgress);
@@ -157,10 +151,9 @@ export async function fetch(ctx: NutchContext, args: FetchArgs, opts: StageOptio
     });
     const launch = (item: FetchItem) => {
       active++;
+      startedAt.set(item, Date.now());
       processItem(deps, item)
         .catch(async (err) => {
-          // a failed write stops the stage (what was committed stays); it is never blamed on the protocol
-          if (isStorageWriteFailure(err)) throw err;
           let extension: string | undefined;
           try {
             extension = protocols.select(item.url).extensionId;
@@ -195,6 +188,7 @@ export async function fetch(ctx: NutchContext, args: FetchArgs, opts: StageOptio
       }
       await feeding;
       await output.close(!stopping);
+      monitor.close(true);
     } catch (err) {
       await output.close(false).catch(() => {});
       throw err;
@@ -203,8 +197,6 @@ export async function fetch(ctx: NutchContext, args: FetchArgs, opts: StageOptio
       opts.signal?.removeEventListener('abort', onAbort);
     }
     if (feeder.stats.skippedStored) counters.resumed_skipped = feeder.stats.skippedStored;
-    if (budget.peak) counters.content_budget_peak = budget.peak;
-    if (budget.refused) counters.content_budget_refused = budget.refused;
     const ms = Date.now() - started;
     log.info(`fetch of ${segment.name} done in ${(ms / 1000).toFixed(1)} s: ${pages} pages (${(pages / Math.max(0.001, ms / 1000)).toFixed(1)} pages/s)`, counters);
     opts.onProgress?.({ type: 'stage-end', stage: 'fetch', counters, ms });

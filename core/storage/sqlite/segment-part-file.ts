@@ -112,6 +112,11 @@ export class SegmentPartFile {
     }
   }
 
+  /** Records in the file (the fetcher's progress total). */
+  count(): number {
+    return (guard(this.file, () => this.db.prepare('SELECT count(*) AS n FROM records').get()) as { n: number }).n;
+  }
+
   get<V>(url: string): V[] {
     const rows = guard(this.file, () => this.db.prepare('SELECT value FROM records WHERE url = ? ORDER BY id').all(url)) as { value: Buffer }[];
     return rows.map((r) => decodeValue<V>(r.value));

@@ -142,6 +142,15 @@ export class SqliteSegment implements Segment {
     return this.reader(file).storedAmong(urls);
   }
 
+  async count(part: SegmentPartName, partition?: number): Promise<number> {
+    let n = 0;
+    for (const p of partition !== undefined ? [partition] : await this.partitions(part)) {
+      const file = this.fileOf(part, p);
+      if (SegmentPartFile.exists(file)) n += this.reader(file).count();
+    }
+    return n;
+  }
+
   async get<P extends SegmentPartName>(part: P, url: string): Promise<SegmentPartTypes[P][]> {
     const out: SegmentPartTypes[P][] = [];
     for (const p of await this.partitions(part)) out.push(...this.reader(this.fileOf(part, p)).get<SegmentPartTypes[P]>(url));
