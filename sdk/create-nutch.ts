@@ -140,7 +140,9 @@ export async function createNutch(options: CreateNutchOptions = {}): Promise<Nut
     dedup: (args = {}, opts) => stage(defaultStages.dedup, { crawlDb: layout.crawlDb, ...args }, opts),
     crawl(opts = {}) {
       const channel = new EventChannel<ProgressEvent>();
-      const o = callOpts({ signal: opts.signal, onProgress: (e) => channel.push(e) });
+      const stopper = new AbortController();
+      const signal = opts.signal ? AbortSignal.any([opts.signal, stopper.signal]) : stopper.signal;
+      const o = callOpts({ signal, onProgress: (e) => channel.push(e) });
       const seedDir = opts.seeds?.length ? writeSeeds(opts.seeds) : opts.seedDir;
       const result = crawlLoop(ctx, defaultStages, {
         ...opts,
@@ -153,7 +155,21 @@ export async function createNutch(options: CreateNutchOptions = {}): Promise<Nut
       }, { ...o, collectGarbage: existingGc() });
       result.then(() => channel.end(), (err) => channel.end(err)).finally(() => o.done());
       result.catch(() => {});
-      return { result, [Symbol.asyncIterator]: () => channel[Symbol.asyncIterator]() };
+      const events = (): AsyncIterator<ProgressEvent> => {
+        const it = channel[Symbol.asyncIterator]();
+        return {
+          next: () => it.next(),
+          // `break` (or a throw) out of `for await` means "stop": a polite stop, as a first SIGINT. The
+          // loop goes on once what was done is committed, so the app may close() or crawl() again.
+          async return() {
+            stopper.abort();
+            await it.return?.();
+            await result.catch(() => {});
+            return { value: undefined, done: true };
+          },
+        };
+      };
+      return { result, [Symbol.asyncIterator]: events };
     },
     search: async (query, opts = {}) => defaultStages.search(ctx, { crawlDir, query, limit: opts.limit ?? 10 }),
     async readdb(url) {

@@ -126,3 +126,31 @@ test('aborting the signal stops the crawl politely and the crawl can be resumed'
     await again.close();
   }
 });
+
+test('break out of for await stops the crawl politely: committed stores, nothing left running, crawl() continues', async (t) => {
+  const web = await startTestWeb({ hosts: 2, pagesPerHost: 30, linksPerPage: 6, latencyMs: 20, seed: 11 });
+  t.after(() => web.close());
+  const cwd = tempDir(t);
+  const nutch = await createNutch({ cwd, config: fast, logger: createMemoryLogger() });
+  try {
+    const run = nutch.crawl({ seeds: web.seeds, rounds: 5 });
+    let pages = 0;
+    for await (const e of run) {
+      if (e.type === 'page' && e.stage === 'fetch' && ++pages === 3) break;
+    }
+    // The break returned only once the loop had stopped: the summary is there already.
+    const s = await Promise.race([run.result, Promise.resolve(null)]);
+    assert.ok(s, 'the crawl has settled when the loop is left');
+    assert.equal(s['stopped.by.signal'], 1);
+    assert.ok((s.rounds ?? 0) < 5);
+    const requestsAfterBreak = [...web.requestLog.values()].flat().length;
+    await new Promise((r) => setTimeout(r, 200));
+    assert.equal([...web.requestLog.values()].flat().length, requestsAfterBreak, 'no request after the loop was left');
+    // The stores are intact: the seed fetched before the break is in the CrawlDb, and a new crawl continues.
+    const next = await nutch.crawl({ rounds: 1, index: false }).result;
+    assert.equal(next.rounds, 1);
+    assert.ok(await nutch.readdb(web.seeds[0]!));
+  } finally {
+    await nutch.close();
+  }
+});
