@@ -1,9 +1,12 @@
 /**
  * Nutch-style option parsing: single-dash long options (`-topN 5`, `-noFilter`), GNU-style ones
  * (`--num-threads 4`), repeated `-D k=v` / `-Dkey=value`. No short-option groups: `-topN` is one option.
+ * An unknown option is a usage error that names the nearest known one (suggest.ts). `-h`/`--help` never
+ * reach a command: runCli answers them with the command's usage.
  */
 import { NutchError } from '../../core/errors.js';
 import { extractDefines } from '../../core/config/defines.js';
+import { didYouMean } from './suggest.js';
 
 export interface OptionSpec {
   /** Options that take no value. */
@@ -40,7 +43,8 @@ export function parseArgs(argv: readonly string[], spec: OptionSpec, usage: stri
         else out.values.set(name, value);
         continue;
       }
-      throw new NutchError('NUTCH_USAGE', `Unknown option ${name}.\n${usage}`);
+      const near = didYouMean(name, [...spec.flags ?? [], ...spec.values ?? [], ...spec.multi ?? [], '-D', '--help']);
+      throw new NutchError('NUTCH_USAGE', `Unknown option ${name}.${near ? ` Did you mean ${near}?` : ''}\n${usage}`);
     }
     out.positional.push(arg);
   }

@@ -1,30 +1,53 @@
-/** Runs one CLI invocation: dispatch, error reporting with codes, Nutch's exit codes. */
+/**
+ * Runs one CLI invocation: dispatch, help and version, error reporting with codes, Nutch's exit codes.
+ * `nutch help <command>`, `nutch <command> -h|--help` print that command's usage to stdout (exit 0);
+ * a mistyped command or option exits 2 naming the nearest known one.
+ */
 import { errorMessage, isNutchError } from '../../core/errors.js';
+import { packageVersion } from '../../core/config/package-root.js';
 import { commands } from './commands.js';
-import { ExitCode, type CliIO } from './command.js';
+import { ExitCode, type CliIO, type Command } from './command.js';
 import { unavailableCommands } from './unavailable-commands.js';
+import { didYouMean } from './suggest.js';
 
 const CONFIG_CODES = /^NUTCH_(CONFIG|MANIFEST|RULE_FILE_INVALID|PARSE_PLUGINS_INVALID|USAGE|INDEX_WRITERS_INVALID|PLUGIN_DUPLICATE|EXTENSION_NOT_FOUND|PLUGIN_NOT_FOUND)/;
+const HELP = new Set(['-h', '--help']);
+const VERSION = new Set(['--version', '-version']);
 
 export function usageText(): string {
   const width = Math.max(...commands.map((c) => c.name.length));
-  return ['Usage: nutch COMMAND [-D property=value ...] [options]', 'where COMMAND is one of:', ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`), '', 'Most commands print help when invoked w/o parameters.'].join('\n');
+  return [
+    'Usage: nutch COMMAND [-D property=value ...] [options]',
+    'where COMMAND is one of:',
+    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    'Most commands print help when invoked w/o parameters; `nutch help COMMAND` or `nutch COMMAND --help` always does.',
+    '`nutch --version` prints the version.',
+  ].join('\n');
+}
+
+export function versionText(): string {
+  return `nutch-ts ${packageVersion()} (Node.js ${process.version})`;
 }
 
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
   const [name, ...rest] = argv;
-  if (!name || name === '-h' || name === '--help' || name === 'help') {
+  if (!name || HELP.has(name) || name === 'help') {
+    if (name === 'help' && rest.length > 0) return help(rest[0]!, io);
     io.stdout.write(usageText() + '\n');
     return name ? ExitCode.OK : ExitCode.USAGE;
   }
-  const command = commands.find((c) => c.name === name);
-  if (!command && Object.hasOwn(unavailableCommands, name)) {
-    io.stderr.write(`nutch ${name}: not available in nutch-ts; ${unavailableCommands[name]}.\n`);
-    return ExitCode.USAGE;
+  if (VERSION.has(name)) {
+    io.stdout.write(versionText() + '\n');
+    return ExitCode.OK;
   }
-  if (!command) {
-    io.stderr.write(`Unknown command "${name}".\n${usageText()}\n`);
-    return ExitCode.USAGE;
+  const command = findCommand(name, io);
+  if (!command) return ExitCode.USAGE;
+  // -h/--help anywhere before a `--` asks for this command's usage (no command takes them as options)
+  const end = rest.indexOf('--');
+  if ((end < 0 ? rest : rest.slice(0, end)).some((a) => HELP.has(a))) {
+    io.stdout.write(command.usage + '\n');
+    return ExitCode.OK;
   }
   try {
     return await command.run(rest, io);
@@ -37,4 +60,28 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     io.stderr.write(`${command.name}: ${errorMessage(err)}\n${(err as Error)?.stack ?? ''}\n`);
     return ExitCode.FAILURE;
   }
+}
+
+/** `nutch help <command>`: the command's usage on stdout. */
+function help(name: string, io: CliIO): number {
+  const command = findCommand(name, io);
+  if (!command) return ExitCode.USAGE;
+  io.stdout.write(command.usage + '\n');
+  return ExitCode.OK;
+}
+
+/**
+ * The command of that name, or undefined after telling stderr: what to use instead for a bin/nutch
+ * command nutch-ts does not build, else the nearest name when there is one.
+ */
+function findCommand(name: string, io: CliIO): Command | undefined {
+  const command = commands.find((c) => c.name === name);
+  if (command) return command;
+  if (Object.hasOwn(unavailableCommands, name)) {
+    io.stderr.write(`nutch ${name}: not available in nutch-ts; ${unavailableCommands[name]}.\n`);
+    return undefined;
+  }
+  const near = didYouMean(name, commands.map((c) => c.name));
+  io.stderr.write(`Unknown command "${name}".${near ? ` Did you mean "${near}"?` : ''}\n${usageText()}\n`);
+  return undefined;
 }
