@@ -17,9 +17,12 @@ import { index } from './index/index.js';
 import { clean } from './clean/clean.js';
 import { search } from './search/search.js';
 
-/** Fetch, with the inline parse wired when fetcher.parse is true. */
-export async function fetchStage(ctx: NutchContext, args: FetchArgs, opts: StageOptions = {}): Promise<Counters> {
-  if (!ctx.conf.getBoolean('fetcher.parse') || args.parse) return fetch(ctx, args, opts);
+/**
+ * Fetch, with the inline parse wired when fetcher.parse is true, unless `inlineParse: false` (the crawl
+ * loop resuming a fetch whose stopped inline parse it will replace with a whole-segment parse).
+ */
+export async function fetchStage(ctx: NutchContext, args: FetchArgs & { inlineParse?: boolean }, opts: StageOptions = {}): Promise<Counters> {
+  if (!ctx.conf.getBoolean('fetcher.parse') || args.parse || args.inlineParse === false) return fetch(ctx, args, opts);
   const inline = await InlineParse.create(ctx);
   let counters: Counters | undefined;
   try {

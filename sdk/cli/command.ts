@@ -9,7 +9,7 @@ export interface CliIO {
   stderr: Writable;
   cwd: string;
   env: NodeJS.ProcessEnv;
-  /** Aborted on the first SIGINT (polite stop). */
+  /** Aborted on the first SIGINT or SIGTERM (polite stop). */
   signal: AbortSignal;
 }
 

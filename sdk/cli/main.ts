@@ -1,18 +1,27 @@
 #!/usr/bin/env node
-/** The `nutch` binary. First SIGINT: polite stop (signal aborted); second: immediate exit 130. */
+/**
+ * The `nutch` binary. The first SIGINT or SIGTERM (what Ctrl-C, `docker stop` and systemd send) is a
+ * polite stop: the signal handed to the command is aborted, in-flight work finishes and is committed.
+ * A second signal of either kind exits at once (130); every committed batch stays intact.
+ */
 import { runCli } from './run.js';
+import { ExitCode } from './command.js';
 
 const controller = new AbortController();
-let interrupts = 0;
-process.on('SIGINT', () => {
-  interrupts++;
-  if (interrupts === 1) {
-    process.stderr.write('Stopping politely (in-flight work finishes, what is done is committed); press Ctrl-C again to stop at once.\n');
+let signals = 0;
+const onSignal = (name: NodeJS.Signals) => {
+  signals++;
+  if (signals === 1) {
+    const again = name === 'SIGINT' ? 'press Ctrl-C again' : `send ${name} again`;
+    process.stderr.write(`Received ${name}: stopping politely (no new work starts; in-flight work finishes and what is done is committed); ${again} to stop at once.\n`);
     controller.abort();
   } else {
-    process.exit(130);
+    process.stderr.write(`Received ${name}, a second stop signal: stopping at once (committed data is intact; re-run the command to resume).\n`);
+    process.exit(ExitCode.INTERRUPTED);
   }
-});
+};
+process.on('SIGINT', onSignal);
+process.on('SIGTERM', onSignal);
 
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   if (err.code === 'EPIPE') process.exit(0);

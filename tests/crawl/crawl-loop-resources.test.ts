@@ -44,7 +44,7 @@ function stubStages(ran: string[], rounds: number, onFetch: () => void = () => {
 }
 
 test('the crawl loop collects garbage after every stage it runs', async (t) => {
-  const ctx = fixtureContext(t);
+  const ctx = fixtureContext(t, { defines: { 'http.agent.name': 'loop-test' } });
   const ran: string[] = [];
   const stages = stubStages(ran, 1);
   const collected: string[] = [];
@@ -55,7 +55,7 @@ test('the crawl loop collects garbage after every stage it runs', async (t) => {
 });
 
 test('the crawl loop ends the parse workers after each round\'s fetch and parse; the next round starts new ones', async (t) => {
-  const ctx = fixtureContext(t);
+  const ctx = fixtureContext(t, { defines: { 'http.agent.name': 'loop-test' } });
   const pools: ParsePool[] = [];
   const stages = stubStages([], 2, () => pools.push(parsePoolOf(ctx)));
   const dir = tempDir(t);

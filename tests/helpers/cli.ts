@@ -1,5 +1,5 @@
 /** Runs the `nutch` CLI in-process (runCli) or as a real child process, capturing output and exit code. */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { runCli } from '../../sdk/cli/run.js';
@@ -37,10 +37,15 @@ export async function runNutch(argv: string[], opts: CliOptions): Promise<CliRes
 
 /** The CLI from source as a child process (`node --import tsx sdk/cli/main.ts`), or any bin given. */
 export function spawnNutch(argv: string[], opts: CliOptions & { bin?: string }): Promise<CliResult> {
+  return startNutch(argv, opts).result;
+}
+
+/** Like spawnNutch, but hands back the child too, so a test can signal it while it runs. */
+export function startNutch(argv: string[], opts: CliOptions & { bin?: string }): { child: ChildProcessWithoutNullStreams; result: Promise<CliResult> } {
   // tsx by URL: `--import tsx` would resolve against the child's working directory (a temp dir).
   const args = opts.bin ? [opts.bin, ...argv] : ['--import', import.meta.resolve('tsx'), join(projectRoot, 'sdk', 'cli', 'main.ts'), ...argv];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: opts.cwd, env: { PATH: process.env.PATH, ...opts.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, { cwd: opts.cwd, env: { PATH: process.env.PATH, ...opts.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const result = new Promise<CliResult>((resolve, reject) => {
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
@@ -49,4 +54,5 @@ export function spawnNutch(argv: string[], opts: CliOptions & { bin?: string }):
     child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
     child.stdin.end(opts.stdin ?? '');
   });
+  return { child, result };
 }

@@ -12,8 +12,9 @@ export interface CrawlStages {
   inject: Stage<{ crawlDb: string; urlDir: string }>;
   /** Generate also says which segments it created (Nutch's bin/crawl lists the segments dir instead). */
   generate: (ctx: NutchContext, args: { crawlDb: string; segmentsDir: string; topN?: number; numFetchers?: number; noFilter?: boolean }, opts: StageOptions) => Promise<GenerateResult>;
-  fetch: Stage<{ segment: string; threads?: number }>;
-  parse: Stage<{ segment: string }>;
+  /** `inlineParse: false` turns fetcher.parse off for this fetch (a resumed fetch; parse follows). */
+  fetch: Stage<{ segment: string; threads?: number; inlineParse?: boolean }>;
+  parse: Stage<{ segment: string; force?: boolean }>;
   updatedb: Stage<{ crawlDb: string; segments: string[] }>;
   invertlinks: Stage<{ linkDb: string; segments: string[]; noNormalize?: boolean; noFilter?: boolean }>;
   dedup: Stage<{ crawlDb: string; group?: 'none' | 'host' | 'domain' }>;

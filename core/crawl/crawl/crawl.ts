@@ -4,14 +4,20 @@
  * Stops when generate selects nothing (or waits and retries with `waitMs`), when `.STOP` appears in the
  * crawl directory, after `rounds` rounds (-1 = no limit), or politely on abort. The parse workers end
  * with each round's fetch and parse; `collectGarbage`, when given, runs after every stage.
+ *
+ * Unlike bin/crawl, a crawl whose last segment a stopped run left unfinished (not fetched, parsed or
+ * merged into the CrawlDb: segment-state.ts) finishes that segment as its first round instead of
+ * generating a new one holding the same URLs. The agent name is checked before anything is written.
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import type { NutchContext } from '../context.js';
+import { basename, join } from 'node:path';
+import { checkAgentName, type NutchContext } from '../context.js';
 import { count, type Counters, type ProgressEvent, type StageName, type StageOptions } from '../progress.js';
 import { crawlLayout } from './crawl-layout.js';
 import { closeParsePool } from '../../parse/parsers.js';
 import type { CrawlStages } from './crawl-stages.js';
+import { readSegmentState, resumePoint, type SegmentResumePoint } from './segment-state.js';
+import { crawlDbSummary } from './crawldb-summary.js';
 
 export interface CrawlArgs {
   crawlDir: string;
@@ -43,81 +49,177 @@ export interface CrawlLoopOptions extends StageOptions {
 /** bin/crawl's defaults. */
 export const CRAWL_DEFAULTS = { sizeFetchlist: 50_000, timeLimitFetch: 180, numThreads: 50, numFetchers: 1, dedupGroup: 'none' as const };
 
+/** The stages of a round in order; `stopped.in.<stage>` in the summary names the one a stop hit. */
+export const ROUND_STAGES: readonly StageName[] = ['generate', 'fetch', 'parse', 'updatedb', 'invertlinks', 'dedup', 'index', 'clean'];
+
+/**
+ * Summary counters: `rounds`; `<stage>.<counter>` summed over the rounds (deltas: pages fetched, URLs
+ * added, …); `crawldb.total` and `crawldb.<status>` = the CrawlDb at the end, as readdb -stats counts
+ * it (not summed: updatedb's per-status counts describe the whole CrawlDb after each round); on a
+ * polite stop `stopped.by.signal`, `stopped.round` and `stopped.in.<stage>`; `resumed.<stage>` when
+ * round 1 finished a segment a stopped crawl left.
+ */
 export async function crawl(ctx: NutchContext, stages: CrawlStages, args: CrawlArgs, opts: CrawlLoopOptions = {}): Promise<Counters> {
+  // before inject or generate writes anything (Nutch checks only in the fetcher, after generate)
+  checkAgentName(ctx.conf);
   const layout = crawlLayout(args.crawlDir);
   const summary: Counters = {};
   const started = Date.now();
   const signal = opts.signal;
   const emit = (e: ProgressEvent) => opts.onProgress?.(e);
+  let current: { stage: StageName; round?: number } | undefined;
+  let stoppedAt: { stage: StageName; round?: number } | null = null;
+  const onAbort = () => (stoppedAt ??= current ?? null);
+  signal?.addEventListener('abort', onAbort, { once: true });
 
   const run = async <A>(stage: StageName, fn: (ctx: NutchContext, a: A, o: StageOptions) => Promise<Counters>, a: A, round?: number): Promise<Counters> => {
     const t0 = Date.now();
+    current = { stage, round };
     const counters = await fn(ctx, a, { signal, onProgress: (e) => emit(round !== undefined && (e.type === 'stage-start' || e.type === 'stage-end') ? { ...e, round } : e) });
-    for (const [k, v] of Object.entries(counters)) count(summary, `${stage}.${k}`, v);
+    for (const [k, v] of Object.entries(counters)) {
+      if (stage === 'updatedb' && k.startsWith('db_')) continue;
+      count(summary, `${stage}.${k}`, v);
+    }
     count(summary, `time.${stage}.ms`, Date.now() - t0);
     opts.collectGarbage?.();
     return counters;
   };
 
   emit({ type: 'stage-start', stage: 'crawl', args: { ...args } });
-  if (args.seedDir) await run('inject', stages.inject, { crawlDb: layout.crawlDb, urlDir: args.seedDir });
+  try {
+    if (args.seedDir) await run('inject', stages.inject, { crawlDb: layout.crawlDb, urlDir: args.seedDir });
 
-  const threads = args.numThreads ?? ctx.conf.getInt('fetcher.threads.fetch', CRAWL_DEFAULTS.numThreads);
-  if (args.timeLimitFetch !== undefined) ctx.conf.set('fetcher.timelimit.mins', args.timeLimitFetch, { layer: 'cli', source: 'crawl --time-limit-fetch' });
-  const parseInFetch = ctx.conf.getBoolean('fetcher.parse');
+    const threads = args.numThreads ?? ctx.conf.getInt('fetcher.threads.fetch', CRAWL_DEFAULTS.numThreads);
+    if (args.timeLimitFetch !== undefined) ctx.conf.set('fetcher.timelimit.mins', args.timeLimitFetch, { layer: 'cli', source: 'crawl --time-limit-fetch' });
 
-  for (let round = 1; args.rounds < 0 || round <= args.rounds; round++) {
-    if (signal?.aborted) break;
-    if (existsSync(join(args.crawlDir, '.STOP'))) {
-      ctx.log.info(`.STOP file found in ${args.crawlDir}: escaping loop`);
-      count(summary, 'stopped.by.file');
-      break;
-    }
-    let segments: string[] = [];
-    await run('generate', async (c, a: Parameters<CrawlStages['generate']>[1], o) => {
-      const generated = await stages.generate(c, a, o);
-      segments = generated.segments;
-      return generated.counters;
-    }, {
-      crawlDb: layout.crawlDb,
-      segmentsDir: layout.segmentsDir,
-      topN: args.sizeFetchlist ?? CRAWL_DEFAULTS.sizeFetchlist,
-      numFetchers: args.numFetchers ?? CRAWL_DEFAULTS.numFetchers,
-      noFilter: true,
-    }, round);
-    if (segments.length === 0) {
-      if (args.waitMs && args.waitMs > 0 && !signal?.aborted) {
-        ctx.log.info(`Generate selected nothing; waiting ${args.waitMs} ms before retrying`);
-        await sleep(args.waitMs, signal);
-        round--;
-        continue;
+    const parseInFetch = ctx.conf.getBoolean('fetcher.parse');
+    /**
+     * Runs a segment's stages from `from` on; false when a polite stop ended it early. A resumed
+     * segment is fetched without the inline parse and then parsed whole (-force replaces what a
+     * stopped inline parse wrote), so no page is parsed twice or missed whatever fetcher.parse was.
+     */
+    const finishSegment = async (segment: string, from: SegmentResumePoint, round: number, resumed: boolean): Promise<boolean> => {
+      if (from === 'fetch') {
+        await run('fetch', stages.fetch, { segment, threads, ...(resumed ? { inlineParse: false } : {}) }, round);
+        if (signal?.aborted) return false;
       }
-      ctx.log.info('Generate returned 1 (no new segments created): escaping loop, no more URLs to fetch now');
-      count(summary, 'rounds.nothing.to.generate');
-      break;
-    }
-    count(summary, 'rounds');
-    for (const segment of segments) {
-      if (signal?.aborted) break;
-      await run('fetch', stages.fetch, { segment, threads }, round);
-      if (signal?.aborted) break;
-      if (!parseInFetch) await run('parse', stages.parse, { segment }, round);
-      await closeParsePool(ctx);
-      if (signal?.aborted) break;
+      if (from === 'fetch' || from === 'parse') {
+        try {
+          if (resumed) await run('parse', stages.parse, { segment, force: (await readSegmentState(ctx, segment)).hasParseOutput }, round);
+          else if (!parseInFetch) await run('parse', stages.parse, { segment }, round);
+        } finally {
+          await closeParsePool(ctx);
+        }
+        if (signal?.aborted) return false;
+      }
       await run('updatedb', stages.updatedb, { crawlDb: layout.crawlDb, segments: [segment] }, round);
+      if (signal?.aborted) return false;
       await run('invertlinks', stages.invertlinks, { linkDb: layout.linkDb, segments: [segment], noNormalize: true, noFilter: true }, round);
+      return !signal?.aborted;
+    };
+
+    let resume = await unfinishedSegment(ctx, layout.crawlDb, layout.segmentsDir);
+    for (let round = 1; args.rounds < 0 || round <= args.rounds; round++) {
+      if (signal?.aborted) break;
+      if (existsSync(join(args.crawlDir, '.STOP'))) {
+        ctx.log.info(`.STOP file found in ${args.crawlDir}: escaping loop`);
+        count(summary, 'stopped.by.file');
+        break;
+      }
+      let segments: string[] = [];
+      if (resume) {
+        ctx.log.warn(`Segment ${basename(resume.segment)} was left unfinished by a stopped crawl (${RESUME_REASON[resume.from]}): finishing it in round ${round} (${resumeStages(resume.from, !!args.index)}) instead of generating a new segment`, { segment: resume.segment });
+        count(summary, `resumed.${resume.from}`);
+        segments = [resume.segment];
+      } else {
+        await run('generate', async (c, a: Parameters<CrawlStages['generate']>[1], o) => {
+          const generated = await stages.generate(c, a, o);
+          segments = generated.segments;
+          return generated.counters;
+        }, {
+          crawlDb: layout.crawlDb,
+          segmentsDir: layout.segmentsDir,
+          topN: args.sizeFetchlist ?? CRAWL_DEFAULTS.sizeFetchlist,
+          numFetchers: args.numFetchers ?? CRAWL_DEFAULTS.numFetchers,
+          noFilter: true,
+        }, round);
+        if (signal?.aborted) break;
+      }
+      if (segments.length === 0) {
+        if (args.waitMs && args.waitMs > 0 && !signal?.aborted) {
+          ctx.log.info(`Generate selected nothing; waiting ${args.waitMs} ms before retrying`);
+          await sleep(args.waitMs, signal);
+          round--;
+          continue;
+        }
+        ctx.log.info('Generate returned 1 (no new segments created): escaping loop, no more URLs to fetch now');
+        count(summary, 'rounds.nothing.to.generate');
+        break;
+      }
+      count(summary, 'rounds');
+      const resumed = resume !== null;
+      const from = resume?.from ?? 'fetch';
+      resume = null;
+      let finished = true;
+      for (const segment of segments) {
+        if (!(await finishSegment(segment, from, round, resumed))) {
+          finished = false;
+          break;
+        }
+      }
+      if (!finished) break;
+      await run('dedup', stages.dedup, { crawlDb: layout.crawlDb, group: args.dedupGroup ?? CRAWL_DEFAULTS.dedupGroup }, round);
+      if (signal?.aborted) break;
+      if (args.index) {
+        await run('index', stages.index, { crawlDb: layout.crawlDb, linkDb: layout.linkDb, segments, crawlDir: args.crawlDir }, round);
+        if (signal?.aborted) break;
+        await run('clean', stages.clean, { crawlDb: layout.crawlDb, crawlDir: args.crawlDir }, round);
+      }
     }
-    if (signal?.aborted) break;
-    await run('dedup', stages.dedup, { crawlDb: layout.crawlDb, group: args.dedupGroup ?? CRAWL_DEFAULTS.dedupGroup }, round);
-    if (args.index) {
-      await run('index', stages.index, { crawlDb: layout.crawlDb, linkDb: layout.linkDb, segments, crawlDir: args.crawlDir }, round);
-      await run('clean', stages.clean, { crawlDb: layout.crawlDb, crawlDir: args.crawlDir }, round);
+    current = undefined;
+    if (signal?.aborted) {
+      count(summary, 'stopped.by.signal');
+      // set by the abort listener, which TypeScript's flow analysis does not see
+      const at = stoppedAt as { stage: StageName; round?: number } | null;
+      if (at?.round !== undefined) summary['stopped.round'] = at.round;
+      if (at) count(summary, `stopped.in.${at.stage}`);
+    } else {
+      // the CrawlDb as readdb -stats counts it (skipped after a stop: a full scan would delay the exit)
+      Object.assign(summary, await crawlDbSummary(ctx, layout.crawlDb));
     }
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
   }
-  if (signal?.aborted) count(summary, 'stopped.by.signal');
   summary['time.crawl.ms'] = Date.now() - started;
   emit({ type: 'stage-end', stage: 'crawl', counters: summary, ms: Date.now() - started });
   return summary;
+}
+
+const RESUME_REASON: Record<SegmentResumePoint, string> = {
+  fetch: 'crawl_fetch has no _SUCCESS',
+  parse: 'fetched, but its parse parts have no _SUCCESS',
+  updatedb: 'fetched and parsed, but not merged into the CrawlDb',
+  done: '',
+};
+function resumeStages(from: SegmentResumePoint, index: boolean): string {
+  const rest = ['updatedb', 'invertlinks', 'dedup', ...(index ? ['index', 'clean'] : [])];
+  if (from === 'fetch') return ['resumed fetch', 'parse', ...rest].join(', ');
+  if (from === 'parse') return ['parse', ...rest].join(', ');
+  return rest.join(', ');
+}
+
+/** The newest segment when a stopped crawl left it unfinished, with the stage to resume at. */
+async function unfinishedSegment(ctx: NutchContext, crawlDb: string, segmentsDir: string): Promise<{ segment: string; from: SegmentResumePoint } | null> {
+  const segments = await ctx.storage.listSegments(segmentsDir);
+  const last = segments[segments.length - 1];
+  if (!last) return null;
+  const state = await readSegmentState(ctx, last);
+  if (!state.generated) {
+    ctx.log.warn(`Segment ${last} has no complete crawl_generate; not resumed (remove it if it is left from a failed generate)`, { segment: last });
+    return null;
+  }
+  const from = await resumePoint(ctx, crawlDb, state);
+  return from === 'done' ? null : { segment: last, from };
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {

@@ -1,7 +1,8 @@
 /**
  * `nutch crawl [-i|--index] [-D k=v ...] [-w|--wait <time>] [-s <seed_dir>] <crawl_dir> <num_rounds>`,
  * with bin/crawl's options; -1 rounds = until nothing is left to generate or a .STOP file appears.
- * Ends with a summary: pages fetched by status, new URLs, index size, time per stage.
+ * Ends with a summary (crawl-summary.ts): what each round did, the CrawlDb as readdb -stats counts it,
+ * time per stage, and after a stop where it stopped.
  */
 import { resolve } from 'node:path';
 import { NutchError } from '../../../core/errors.js';
@@ -9,11 +10,11 @@ import { parseDuration } from '../../../core/config/property-types.js';
 import { crawl, CRAWL_DEFAULTS } from '../../../core/crawl/crawl/crawl.js';
 import { defaultStages } from '../../../core/crawl/stages.js';
 import { exposeGc } from '../../../core/crawl/crawl/collect-garbage.js';
-import type { Counters } from '../../../core/crawl/progress.js';
 import { intOption, parseArgs } from '../args.js';
 import { cliContext } from '../context-from-args.js';
 import { ExitCode, type Command } from '../command.js';
 import { createProgressDisplay } from '../progress-display.js';
+import { formatSummary, RoundRecorder } from '../crawl-summary.js';
 
 const usage = `Usage: nutch crawl [options] <crawl_dir> <num_rounds>
   -i|--index                 index each round's segment (embedded index unless index-writers.json says otherwise)
@@ -25,6 +26,8 @@ const usage = `Usage: nutch crawl [options] <crawl_dir> <num_rounds>
   --size-fetchlist <n>       URLs per round (default ${CRAWL_DEFAULTS.sizeFetchlist})
   --time-limit-fetch <mins>  fetch time limit per round (default ${CRAWL_DEFAULTS.timeLimitFetch})
   --dedup-group <none|host|domain>  dedup grouping (default none)
+  --num-tasks <n>            accepted for bin/crawl compatibility; ignored (Hadoop reduce tasks; nutch-ts runs in one process)
+  -h|--help                  print this help
   <num_rounds>               rounds to run; -1 = until nothing to generate or <crawl_dir>/.STOP exists`;
 
 export const crawlCommand: Command = {
@@ -34,7 +37,7 @@ export const crawlCommand: Command = {
   async run(argv, io) {
     const args = parseArgs(argv, {
       flags: ['-i', '--index'],
-      values: ['-s', '-w', '--wait', '--num-fetchers', '--num-slaves', '--num-threads', '--size-fetchlist', '--time-limit-fetch', '--dedup-group'],
+      values: ['-s', '-w', '--wait', '--num-fetchers', '--num-slaves', '--num-threads', '--size-fetchlist', '--time-limit-fetch', '--dedup-group', '--num-tasks'],
     }, usage);
     const [crawlDir, roundsArg] = args.positional;
     if (!crawlDir || roundsArg === undefined || args.positional.length > 2) throw new NutchError('NUTCH_USAGE', usage);
@@ -46,9 +49,15 @@ export const crawlCommand: Command = {
     const group = args.values.get('--dedup-group');
     if (group !== undefined && !['none', 'host', 'domain'].includes(group)) throw new NutchError('NUTCH_USAGE', `--dedup-group must be none, host or domain.\n${usage}`);
 
+    const numTasks = args.values.has('--num-tasks') ? intOption(args, '--num-tasks', 0, usage) : undefined;
+    if (numTasks !== undefined && numTasks < 1) throw new NutchError('NUTCH_USAGE', `--num-tasks must be a positive integer, got ${numTasks}.\n${usage}`);
+
     const ctx = cliContext(io, args.defines);
     try {
+      // bin/crawl passes it to Hadoop as mapreduce.job.reduces; there is no Hadoop job to split here
+      if (numTasks !== undefined) ctx.log.warn(`crawl: --num-tasks ${numTasks} ignored: it sets the number of Hadoop reduce tasks, and nutch-ts runs every stage in this one process without Hadoop`);
       const display = createProgressDisplay(io.stderr as never);
+      const recorder = new RoundRecorder();
       const started = Date.now();
       const summary = await crawl(ctx, defaultStages, {
         crawlDir: resolve(io.cwd, crawlDir),
@@ -61,8 +70,8 @@ export const crawlCommand: Command = {
         timeLimitFetch: intOption(args, '--time-limit-fetch', CRAWL_DEFAULTS.timeLimitFetch, usage),
         dedupGroup: group as 'none' | 'host' | 'domain' | undefined,
         waitMs,
-      }, { signal: io.signal, onProgress: display, collectGarbage: exposeGc() });
-      io.stdout.write(formatSummary(summary, Date.now() - started));
+      }, { signal: io.signal, onProgress: (e) => { display(e); recorder.onProgress(e); }, collectGarbage: exposeGc() });
+      io.stdout.write(formatSummary(summary, Date.now() - started, recorder.list(), `${crawlDir.replace(/\/+$/, '')}/crawldb`));
       if (io.signal.aborted) return ExitCode.INTERRUPTED;
       return ExitCode.OK;
     } finally {
@@ -70,18 +79,3 @@ export const crawlCommand: Command = {
     }
   },
 };
-
-/** The end-of-crawl summary: rounds, pages by fetch status, new URLs, index size, time per stage. */
-export function formatSummary(s: Counters, ms: number): string {
-  const lines = [`Crawl finished: ${s.rounds ?? 0} round(s) in ${(ms / 1000).toFixed(1)} s`];
-  const group = (prefix: string) => Object.entries(s).filter(([k]) => k.startsWith(prefix)).map(([k, v]) => `${k.slice(prefix.length)}=${v}`);
-  const fetch = group('fetch.');
-  if (fetch.length) lines.push(`  fetch:    ${fetch.join(' ')}`);
-  for (const stage of ['inject', 'generate', 'parse', 'updatedb', 'invertlinks', 'dedup', 'index', 'clean']) {
-    const g = group(`${stage}.`);
-    if (g.length) lines.push(`  ${(stage + ':').padEnd(10)}${g.join(' ')}`);
-  }
-  const times = group('time.').map((t) => t.replace('.ms=', '=') + 'ms');
-  if (times.length) lines.push(`  time:     ${times.join(' ')}`);
-  return lines.join('\n') + '\n';
-}
