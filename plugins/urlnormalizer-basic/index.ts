@@ -1,11 +1,12 @@
 /**
- * Nutch's BasicURLNormalizer: lower-case scheme and host, default port dropped, fragment dropped,
- * `.`/`..` segments resolved (leading `/../` too) and slash runs collapsed, percent-encoding
- * normalised, empty path -> "/", IDN conversion and trailing-dot removal per configuration.
+ * Nutch's BasicURLNormalizer: lower-case scheme and host, user info and default port dropped (http,
+ * https), fragment dropped, `.`/`..` segments resolved (leading `/../` too) and slash runs collapsed,
+ * percent-encoding normalised (a stray `%` escaped as `%25`), percent-encoded host names decoded,
+ * empty path -> "/", IDN conversion and trailing-dot removal per configuration.
  * Hand-written single-pass parser (no regex on the URL): malformed input returns null, never throws.
  */
 import type { PluginContext, URLNormalizer } from '../../sdk/plugin.js';
-import { normalizeHost, type IdnMode } from './host.js';
+import { normalizeHost, type HostOptions, type IdnMode } from './host.js';
 import { normalizePath } from './dot-segments.js';
 import { normalizePercentEncoding } from './percent-encoding.js';
 
@@ -48,13 +49,15 @@ function normalizePort(port: string, scheme: string): string | null {
 }
 
 export class BasicURLNormalizer implements URLNormalizer {
-  private readonly idn: IdnMode;
-  private readonly trimTrailingDot: boolean;
+  private readonly host: HostOptions;
   private readonly maxLength: number;
 
   constructor(ctx: PluginContext) {
-    this.idn = ctx.conf.getString('urlnormalizer.basic.host.idn') as IdnMode;
-    this.trimTrailingDot = ctx.conf.getBoolean('urlnormalizer.basic.host.trim-trailing-dot');
+    this.host = {
+      idn: ctx.conf.getString('urlnormalizer.basic.host.idn') as IdnMode,
+      idna2008: ctx.conf.getBoolean('urlnormalizer.basic.host.idna2008'),
+      trimTrailingDot: ctx.conf.getBoolean('urlnormalizer.basic.host.trim-trailing-dot'),
+    };
     this.maxLength = ctx.conf.isDeclared('db.max.outlink.length') ? ctx.conf.getInt('db.max.outlink.length', 4096) : 4096;
   }
 
@@ -80,23 +83,26 @@ export class BasicURLNormalizer implements URLNormalizer {
       return hasControlOrSpace(url, i, end) ? null : scheme + ':' + url.slice(i, end);
     }
 
+    // As Java's URL: `//` starts an authority; without one (`http:`, `http:/x`, `ftp:/`) the host is
+    // empty and the URL is rebuilt as `scheme:/path`, which is what Nutch returns for these forms.
     const hasAuthority = url.charCodeAt(i) === 0x2f && url.charCodeAt(i + 1) === 0x2f && i + 1 < end;
-    if (special && !hasAuthority) return null;
     let authority = '';
     let pathStart = i;
     if (hasAuthority) {
       const authStart = i + 2;
       pathStart = indexOfAny(url, authStart, end, 0x2f, 0x3f, 0x23);
-      const a = this.normalizeAuthority(url.slice(authStart, pathStart), scheme, special);
+      const a = this.normalizeAuthority(url.slice(authStart, pathStart), scheme);
       if (a === null) return null;
-      authority = '//' + a;
+      // file:///x keeps its empty authority (Nutch returns it unchanged); http:///x becomes http:/x
+      if (a !== '' || !special) authority = '//' + a;
     }
 
     const pathEnd = indexOfAny(url, pathStart, end, 0x3f, 0x23, 0x23);
-    if (!hasAuthority && url.charCodeAt(pathStart) !== 0x2f) return null; // "file:relative"
     const encodedPath = normalizePercentEncoding(url, pathStart, pathEnd);
     if (encodedPath === null) return null;
-    let out = scheme + ':' + authority + normalizePath(encodedPath);
+    // a path without its leading slash (`http:foo`, `file:a/b`) gets one, as Nutch
+    const path = encodedPath === '' || encodedPath.charCodeAt(0) === 0x2f ? encodedPath : '/' + encodedPath;
+    let out = scheme + ':' + authority + normalizePath(path);
 
     if (pathEnd < end && url.charCodeAt(pathEnd) === 0x3f) {
       let queryEnd = url.indexOf('#', pathEnd + 1);
@@ -108,12 +114,15 @@ export class BasicURLNormalizer implements URLNormalizer {
     return out; // the fragment, if any, is dropped
   }
 
-  private normalizeAuthority(auth: string, scheme: string, special: boolean): string | null {
+  /**
+   * Host and port, '' for an empty host, null when malformed. User info is dropped for http and https
+   * (NUTCH-3087: it makes duplicates and stores credentials) and kept for ftp, which needs it to log in.
+   */
+  private normalizeAuthority(auth: string, scheme: string): string | null {
     const at = auth.lastIndexOf('@');
     const userInfo = at >= 0 ? auth.slice(0, at) : '';
     if (at >= 0 && hasControlOrSpace(userInfo, 0, userInfo.length)) return null;
     const hostPort = at >= 0 ? auth.slice(at + 1) : auth;
-    if (hostPort === '') return special || at >= 0 ? null : '';
     let rawHost = hostPort;
     let rawPort = '';
     if (hostPort.charCodeAt(0) === 0x5b) {
@@ -130,10 +139,12 @@ export class BasicURLNormalizer implements URLNormalizer {
         rawPort = hostPort.slice(colon + 1);
       }
     }
-    const host = normalizeHost(rawHost, { idn: this.idn, trimTrailingDot: this.trimTrailingDot });
-    if (host === null) return null;
     const port = normalizePort(rawPort, scheme);
     if (port === null) return null;
-    return (at >= 0 ? userInfo + '@' : '') + host + (port ? ':' + port : '');
+    if (rawHost === '') return port === '' ? '' : null; // `http://:8080/` names no server
+    const host = normalizeHost(rawHost, this.host);
+    if (host === null) return null;
+    const keepUserInfo = at >= 0 && scheme !== 'http' && scheme !== 'https';
+    return (keepUserInfo ? userInfo + '@' : '') + host + (port ? ':' + port : '');
   }
 }

@@ -2,7 +2,8 @@
  * Percent-encoding normalisation of a path or query, in one pass (as Nutch's BasicURLNormalizer
  * unescapePath + escapePath): %XX of an unreserved character (RFC 3986 §2.3: ALPHA, DIGIT, - . _ ~)
  * is decoded, every other %XX keeps its encoding with upper-case hex, and characters a URL may not
- * hold (controls, space, " < > [ \ ] ^ ` { | }, DEL, non-ASCII as UTF-8) are encoded.
+ * hold (controls, space, " < > [ \ ] ^ ` { | }, DEL, non-ASCII as UTF-8) are encoded. A `%` that does
+ * not start a valid escape is itself encoded as `%25`, as Nutch's escapePath (`?q=100%` is a real URL).
  */
 const HEX = '0123456789ABCDEF';
 const KEEP = 0;
@@ -33,22 +34,22 @@ function utf8Percent(cp: number): string {
   return percentByte(0xf0 | (cp >> 18)) + percentByte(0x80 | ((cp >> 12) & 63)) + percentByte(0x80 | ((cp >> 6) & 63)) + percentByte(0x80 | (cp & 63));
 }
 
-/**
- * The normalised form of `s.slice(from, to)`, or null when it holds a malformed percent sequence
- * (`%` not followed by two hex digits) or a lone UTF-16 surrogate.
- */
+/** The normalised form of `s.slice(from, to)`, or null when it holds a lone UTF-16 surrogate. */
 export function normalizePercentEncoding(s: string, from: number, to: number): string | null {
   let out = '';
   let last = from;
   for (let i = from; i < to; i++) {
     const c = s.charCodeAt(i);
     if (c === 0x25) {
-      if (i + 2 >= to) return null;
-      const c1 = s.charCodeAt(i + 1);
-      const c2 = s.charCodeAt(i + 2);
+      const c1 = i + 1 < to ? s.charCodeAt(i + 1) : 0;
+      const c2 = i + 2 < to ? s.charCodeAt(i + 2) : 0;
       const h1 = hexValue(c1);
       const h2 = hexValue(c2);
-      if (h1 < 0 || h2 < 0) return null;
+      if (h1 < 0 || h2 < 0) {
+        out += s.slice(last, i) + '%25'; // a stray '%'
+        last = i + 1;
+        continue;
+      }
       const v = h1 * 16 + h2;
       if (v < 128 && CLASS[v] === UNRESERVED) {
         out += s.slice(last, i) + String.fromCharCode(v);
