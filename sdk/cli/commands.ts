@@ -24,6 +24,9 @@ import { readsegCommand } from './commands/readseg.js';
 import { warcCommand } from './commands/warc.js';
 import { mergedbCommand } from './commands/mergedb.js';
 import { mergesegsCommand } from './commands/mergesegs.js';
+import { mergelinkdbCommand } from './commands/mergelinkdb.js';
+import { freegenCommand } from './commands/freegen.js';
+import { sitemapCommand } from './commands/sitemap.js';
 
 export const commands: Command[] = [
   injectCommand,
@@ -50,4 +53,7 @@ export const commands: Command[] = [
   warcCommand,
   mergedbCommand,
   mergesegsCommand,
+  mergelinkdbCommand,
+  freegenCommand,
+  sitemapCommand,
 ];

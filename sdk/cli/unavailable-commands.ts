@@ -25,5 +25,4 @@ export const unavailableCommands: Record<string, string> = {
   crawlcomplete: 'not built yet: `nutch readdb <crawldb> -stats` gives CrawlDb counts',
   updatehostdb: 'not built yet: `nutch readdb <crawldb> -stats` gives CrawlDb counts',
   readhostdb: 'not built yet: `nutch readdb <crawldb> -stats` gives CrawlDb counts',
-  sitemap: 'not built yet: inject the sitemap\'s URLs with `nutch inject`',
 };

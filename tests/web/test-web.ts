@@ -10,8 +10,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 import { WebModel, escapeHtml, type TestWebOptions } from './web-model.js';
 import { handleSpecial } from './special-routes.js';
+import { renderSitemap } from './sitemaps.js';
 
-export type { TestWebOptions, RobotsSpec } from './web-model.js';
+export type { TestWebOptions, RobotsSpec, SitemapEntry } from './web-model.js';
 
 export interface RequestRecord {
   method: string;
@@ -79,7 +80,7 @@ export async function startTestWeb(options: TestWebOptions): Promise<TestWeb> {
     const u = new URL(req.url ?? '/', 'http://x');
     const path = u.pathname;
     if (path === '/robots.txt') {
-      const txt = model.robotsTxt(host);
+      const txt = model.robotsTxt(host, `http://${hosts[host]}`);
       const status = model.opts.robots?.status?.(host);
       if (txt === null) return send(res, 404, 'text/plain', 'no robots.txt\n');
       return send(res, status ?? 200, 'text/plain', txt);
@@ -90,6 +91,10 @@ export async function startTestWeb(options: TestWebOptions): Promise<TestWeb> {
     if (redirect) {
       res.writeHead(Number(redirect[1]), { Location: model.pagePath(Number(redirect[2])), 'Content-Length': '0' });
       return res.end();
+    }
+    if (model.opts.sitemaps) {
+      const sitemap = renderSitemap(model, host, path, url);
+      if (sitemap) return send(res, 200, sitemap.type, sitemap.body);
     }
     if (path.startsWith('/gone/')) return send(res, 410, 'text/plain', 'gone\n');
     if (path.startsWith('/special/')) {

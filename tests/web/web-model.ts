@@ -40,7 +40,23 @@ export interface TestWebOptions {
   port?: number;
   /** Index of the first loopback address: 127.0.0.<firstAddress> (default 2). */
   firstAddress?: number;
+  /**
+   * Serve sitemaps (default false): `/sitemap_index.xml` (an index naming the other two), `/sitemap.xml`
+   * (plain XML: the even pages, plus one URL of another host that strict parsing rejects) and
+   * `/sitemap-odd.xml.gz` (gzipped XML, served as application/gzip: the odd pages), all listed by a
+   * `Sitemap:` line in robots.txt. Entries carry lastmod, changefreq and priority (sitemapEntry()).
+   */
+  sitemaps?: boolean;
 }
+
+export interface SitemapEntry {
+  path: string;
+  lastmod: string;
+  changefreq: 'always' | 'hourly' | 'daily' | 'weekly' | 'monthly' | 'yearly' | 'never';
+  priority: number;
+}
+
+const CHANGEFREQS: SitemapEntry['changefreq'][] = ['daily', 'weekly', 'monthly', 'hourly', 'yearly'];
 
 /** mulberry32: small, fast, deterministic. */
 export function prng(seed: number): () => number {
@@ -71,7 +87,7 @@ export class WebModel {
   constructor(opts: TestWebOptions) {
     const robots = opts.robots === true ? {} : opts.robots ? opts.robots : null;
     this.opts = {
-      externalLinkRatio: 0.2, latencyMs: 0, redirects: 0, notFoundRatio: 0, pageBytes: 4096, seed: 1, port: 0, firstAddress: 2,
+      externalLinkRatio: 0.2, latencyMs: 0, redirects: 0, notFoundRatio: 0, pageBytes: 4096, seed: 1, port: 0, firstAddress: 2, sitemaps: false,
       ...opts,
       robots,
     };
@@ -91,14 +107,33 @@ export class WebModel {
     return typeof cd === 'function' ? cd(host) : cd;
   }
 
-  robotsTxt(host: number): string | null {
+  /** robots.txt of a host; `origin` (http://127.0.0.N:port) is needed for the Sitemap line. */
+  robotsTxt(host: number, origin = ''): string | null {
     const spec = this.opts.robots;
-    if (!spec) return null;
+    const sitemap = this.opts.sitemaps ? `Sitemap: ${origin}/sitemap_index.xml\n` : '';
+    if (!spec) return sitemap ? `User-agent: *\nDisallow:\n\n${sitemap}` : null;
     if (spec.text) return spec.text(host);
     const lines = ['User-agent: *', ...this.disallowed().map((d) => `Disallow: ${d}`)];
     const delay = this.crawlDelay(host);
     if (delay !== undefined) lines.push(`Crawl-delay: ${delay}`);
-    return lines.join('\n') + '\n';
+    return lines.join('\n') + '\n' + sitemap;
+  }
+
+  /** The sitemap entry of a page (lastmod, changefreq and priority vary with the page number). */
+  sitemapEntry(page: number): SitemapEntry {
+    return {
+      path: this.pagePath(page),
+      lastmod: `2024-0${(page % 9) + 1}-1${page % 10}T0${page % 10}:30:00Z`,
+      changefreq: CHANGEFREQS[page % CHANGEFREQS.length]!,
+      priority: ((page % 10) + 1) / 10,
+    };
+  }
+
+  /** Entries of `/sitemap.xml` (even pages) or `/sitemap-odd.xml.gz` (odd pages). */
+  sitemapEntries(which: 'even' | 'odd'): SitemapEntry[] {
+    const out: SitemapEntry[] = [];
+    for (let p = which === 'even' ? 0 : 1; p < this.opts.pagesPerHost; p += 2) out.push(this.sitemapEntry(p));
+    return out;
   }
 
   pagePath(page: number): string {
