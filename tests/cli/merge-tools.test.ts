@@ -17,8 +17,9 @@ before(async () => {
   web = await startTestWeb({ hosts: 3, pagesPerHost: 6, linksPerPage: 3, externalLinkRatio: 0, seed: 11 });
   cwd = tempDir();
   // crawl A: host 0 only; crawl B, later: hosts 0 and 2, so host 0's home page is in both, newer in B
-  await crawlInto(cwd, [web.seeds[0]!], { crawlDir: 'a', rounds: 1 });
-  await crawlInto(cwd, [web.seeds[0]!, web.seeds[2]!], { crawlDir: 'b', rounds: 2 });
+  const config = { 'linkdb.ignore.internal.links': false };
+  await crawlInto(cwd, [web.seeds[0]!], { crawlDir: 'a', rounds: 1, config });
+  await crawlInto(cwd, [web.seeds[0]!, web.seeds[2]!], { crawlDir: 'b', rounds: 2, config });
 });
 
 after(async () => {
@@ -137,4 +138,47 @@ test('mergesegs: one segment holding every URL of both crawls, the newest segmen
     }
   }
   assert.deepEqual(seen, allUrls);
+});
+
+async function readLinkDb(t: Parameters<typeof fixtureContext>[0], path: string): Promise<Map<string, { fromUrl: string; anchor: string }[]>> {
+  const ctx = fixtureContext(t, { cwd });
+  const db = await ctx.storage.openLinkDb(join(cwd, path));
+  const out = new Map<string, { fromUrl: string; anchor: string }[]>();
+  try {
+    for await (const { url, value } of db.scan()) out.set(url, value.inlinks);
+  } finally {
+    await db.close();
+  }
+  return out;
+}
+
+test('mergelinkdb: the inlinks of both crawls, distinct; -filter drops rejected targets and sources', async (t) => {
+  const a = await readLinkDb(t, 'a/linkdb');
+  const b = await readLinkDb(t, 'b/linkdb');
+  assert.ok(a.size > 0 && b.size > 0, 'both crawls inverted links');
+  const r = await nutch(['mergelinkdb', 'merged/linkdb', 'a/linkdb', 'b/linkdb']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^LinkDbMerger:/);
+  const merged = await readLinkDb(t, 'merged/linkdb');
+  const expected = new Map<string, { fromUrl: string; anchor: string }[]>();
+  for (const db of [a, b]) {
+    for (const [url, links] of db) {
+      const list = expected.get(url) ?? [];
+      for (const l of links) if (!list.some((x) => x.fromUrl === l.fromUrl && x.anchor === l.anchor)) list.push(l);
+      expected.set(url, list);
+    }
+  }
+  assert.deepEqual(merged, expected);
+
+  const rules = join(cwd, 'regex-urlfilter-linkdb.txt');
+  const { writeFileSync } = await import('node:fs');
+  // reject page 1 of host 0 wherever it appears: as a key and as an inlink's source
+  const page1 = `http://${web.hosts[0]!}/page/1.html`;
+  writeFileSync(rules, `-^${page1.replace(/[.]/g, '\\.')}$\n+.\n`);
+  const f = await nutch(['mergelinkdb', 'merged/linkdb', 'a/linkdb', 'b/linkdb', '-filter', '-D', `urlfilter.regex.file=${rules}`]);
+  assert.equal(f.code, 0, f.stderr);
+  const filtered = await readLinkDb(t, 'merged/linkdb');
+  assert.ok(!filtered.has(page1));
+  for (const links of filtered.values()) for (const l of links) assert.notEqual(l.fromUrl, page1);
+  assert.ok([...expected.values()].some((links) => links.some((l) => l.fromUrl === page1)) || expected.has(page1), 'the filter had something to drop');
 });
