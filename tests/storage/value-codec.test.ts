@@ -4,7 +4,7 @@ import v8 from 'node:v8';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { createCrawlDatum, CrawlStatus, type CrawlDatum } from '../../core/model/crawl-datum.js';
-import { decodeValue, encodeDatum, encodeValue } from '../../core/storage/sqlite/value-codec.js';
+import { decodeValue, encodeDatum, encodeValue } from '../../core/storage/value-codec.js';
 import { collect, engine, tempDir } from './storage-helpers.js';
 
 const full: CrawlDatum = {

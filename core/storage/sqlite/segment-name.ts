@@ -7,14 +7,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-export const SEGMENT_NAME = /^\d{14}$/;
+export { SEGMENT_NAME, formatSegmentName } from '../segment-names.js';
+import { formatSegmentName } from '../segment-names.js';
 const STAGED = /^\.(\d{14})\.inprogress$/;
-
-export function formatSegmentName(time: number): string {
-  const d = new Date(time);
-  const two = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}${two(d.getMonth() + 1)}${two(d.getDate())}${two(d.getHours())}${two(d.getMinutes())}${two(d.getSeconds())}`;
-}
 
 /** Where a segment is written before publish() renames it into place. Hidden from listSegments. */
 export function stagingPath(segmentsDir: string, name: string): string {

@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import type { Keyed } from '../interfaces.js';
 import { guard, openDatabase, type SqliteDatabase } from './open-database.js';
-import { decodeValue, encodeValue } from './value-codec.js';
+import { decodeValue, encodeValue } from '../value-codec.js';
 
 const URL_INDEX = 'CREATE INDEX IF NOT EXISTS records_url ON records(url)';
 import { yieldToEventLoop } from '../yield.js';

@@ -5,10 +5,10 @@
  * the same IMMEDIATE transaction that appends, so a superseded worker can never commit a batch.
  * Times are this machine's clock, the only clock its workers share.
  */
-import os from 'node:os';
 import path from 'node:path';
-import { NutchError } from '../../errors.js';
+import { leaseLost } from '../partition-claim.js';
 import type { FetchPartitions, PartitionClaim, PartitionStatus, PartitionState } from '../interfaces.js';
+export { leaseLost, workerId } from '../partition-claim.js';
 import { guard, openDatabase, type SqliteDatabase } from './open-database.js';
 
 export const FETCH_PARTITIONS_FILE = '.fetch-partitions';
@@ -30,19 +30,6 @@ interface Row {
   attempts: number;
   lease_expires: number | null;
   reason: string | null;
-}
-
-/** A worker id that names the machine and process: `host:pid:random`. */
-export function workerId(): string {
-  return `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
-}
-
-export function leaseLost(claim: PartitionClaim, where: string): NutchError {
-  return new NutchError(
-    'NUTCH_LEASE_LOST',
-    `Partition ${claim.partition} of ${where} was taken over by another worker (attempt ${claim.attempt} is no longer current); this worker's writes to it are refused.`,
-    { partition: claim.partition, attempt: claim.attempt, worker: claim.worker, segment: where },
-  );
 }
 
 function toStatus(r: Row): PartitionStatus {

@@ -3,7 +3,7 @@ import type { Inlinks } from '../../model/inlinks.js';
 import type { Keyed, LinkDb, LinkDbUpdate, ScanOptions } from '../interfaces.js';
 import { KeyedDb, type KeyedDbOptions, type KeyedSession } from './keyed-db.js';
 import type { RowCodec } from './keyed-table.js';
-import { decodeValue, encodeValue } from './value-codec.js';
+import { decodeValue, encodeValue } from '../value-codec.js';
 
 const LINKDB_SCHEMA = 'CREATE TABLE IF NOT EXISTS linkdb (url TEXT PRIMARY KEY NOT NULL, inlinks BLOB NOT NULL) WITHOUT ROWID;';
 

@@ -10,7 +10,7 @@ import type { FetchPartitions, Keyed, PartitionClaim, Segment, SegmentPartName, 
 import { SqliteFetchPartitions, attachFence } from './sqlite-fetch-partitions.js';
 import { NutchError } from '../../errors.js';
 import { SegmentPartFile, parsePartitionFileName, partitionFileName } from './segment-part-file.js';
-import { encodeDatum, encodeValue } from './value-codec.js';
+import { encodeDatum, encodeValue } from '../value-codec.js';
 
 export const SUCCESS_FILE = '_SUCCESS';
 

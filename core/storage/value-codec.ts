@@ -1,6 +1,6 @@
 /**
- * Serialisation of stored values. CrawlDatum has its own columns in the CrawlDb (see crawldb-schema.ts);
- * in segment parts (crawl_generate, crawl_fetch, crawl_parse) it has the compact binary layout below,
+ * Serialisation of stored values, shared by every engine. CrawlDatum has its own columns in the
+ * CrawlDb (sqlite/crawldb-schema.ts, postgres/pg-schema.ts); in segment parts (crawl_generate, crawl_fetch, crawl_parse) it has the compact binary layout below,
  * because a round writes and updatedb reads about twenty of them per fetched page. Every other value
  * (Content, ParseData, ParseText, Inlinks) goes through V8's structured-clone serialiser: compact,
  * binary-safe (Uint8Array round-trips as Uint8Array), no schema to keep in step.
@@ -8,7 +8,7 @@
  * The first byte tells the two apart: V8's serialiser always starts with 0xFF, a datum with DATUM_V1.
  */
 import v8 from 'node:v8';
-import type { CrawlDatum } from '../../model/crawl-datum.js';
+import type { CrawlDatum } from '../model/crawl-datum.js';
 
 const DATUM_V1 = 0x01;
 /** tag, status, retries (u32), fetchTime, fetchInterval, score, modifiedTime (f64), signature length (u16). */
