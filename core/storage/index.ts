@@ -1,3 +1,4 @@
-/** Storage: the contracts stages code against, and the embedded SQLite engine (the default). */
+/** Storage: the contracts stages code against, the embedded SQLite engine (the default) and the PostgreSQL engine. */
 export * from './interfaces.js';
 export * from './sqlite/index.js';
+export * from './postgres/index.js';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import pg from 'pg';
 import { PostgresIndexWriter } from '../../plugins/indexer-postgres/index.js';
 import { toTsQuery } from '../../plugins/indexer-postgres/pg-query.js';
-import { findPgBin, startPostgres, type PgServer } from './postgres-server.js';
+import { findPgBin, startPostgres, type PgServer } from '../helpers/postgres-server.js';
 import { doc, writerSuite } from './writer-suite.js';
 
 const skip = findPgBin('initdb') ? undefined : 'initdb (PostgreSQL 15) is not installed; indexer-postgres tests need a real server';

@@ -1,10 +1,12 @@
 /**
  * A throwaway PostgreSQL for tests: initdb into a temp dir as a non-root OS user (postgres, else
  * nobody), `postgres` started directly on a free 127.0.0.1 port (so we hold its PID), stopped by PID
- * (SIGINT, fast shutdown) when the test ends. Null when initdb is not installed.
+ * (SIGINT, fast shutdown) when the test ends. Null when initdb is not installed. Small on purpose
+ * (several engineers share 2 cores): 16 MB shared buffers, no fsync. With `password`, the cluster
+ * asks for it (scram-sha-256), so a wrong one can be tried.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -44,7 +46,7 @@ function osUser(): { uid: number; gid: number } | null {
   return null;
 }
 
-export async function startPostgres(): Promise<PgServer | null> {
+export async function startPostgres(opts: { password?: string } = {}): Promise<PgServer | null> {
   const initdb = findPgBin('initdb');
   const postgres = findPgBin('postgres');
   if (!initdb || !postgres) return null;
@@ -52,11 +54,18 @@ export async function startPostgres(): Promise<PgServer | null> {
   const user = osUser();
   if (user) chownSync(dir, user.uid, user.gid);
   const data = join(dir, 'data');
-  const init = spawnSync(initdb, ['-D', data, '-A', 'trust', '-U', 'nutch', '-E', 'UTF8', '--no-sync', '--locale=C'], { encoding: 'utf8', ...(user ?? {}) });
+  const auth = ['-A', 'trust'];
+  if (opts.password !== undefined) {
+    const pwfile = join(dir, 'pwfile');
+    writeFileSync(pwfile, opts.password + '\n');
+    if (user) chownSync(pwfile, user.uid, user.gid);
+    auth.splice(0, 2, '-A', 'scram-sha-256', `--pwfile=${pwfile}`);
+  }
+  const init = spawnSync(initdb, ['-D', data, ...auth, '-U', 'nutch', '-E', 'UTF8', '--no-sync', '--locale=C'], { encoding: 'utf8', ...(user ?? {}) });
   if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr}`);
   const port = await freePort();
-  const child: ChildProcess = spawn(postgres, ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'full_page_writes=off'], { stdio: 'ignore', ...(user ?? {}) });
-  const url = `postgres://nutch@127.0.0.1:${port}/postgres`;
+  const child: ChildProcess = spawn(postgres, ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'full_page_writes=off', '-c', 'synchronous_commit=off', '-c', 'shared_buffers=16MB', '-c', 'max_connections=60'], { stdio: 'ignore', ...(user ?? {}) });
+  const url = `postgres://nutch${opts.password !== undefined ? ':' + encodeURIComponent(opts.password) : ''}@127.0.0.1:${port}/postgres`;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   for (let i = 0; ; i++) {
     const c = new pg.Client({ connectionString: url });

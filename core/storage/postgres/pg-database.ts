@@ -1,0 +1,76 @@
+/**
+ * What every store of one PostgreSQL engine shares: the pool, the schema (created or migrated once,
+ * before the first query), the advisory-lock class, and error translation naming the database.
+ */
+import type pg from 'pg';
+/** Receives warnings (a lock forced, an idle connection broken). */
+export type LockWarn = (msg: string, fields?: Record<string, unknown>) => void;
+import { pgGuard, translatePgError } from './pg-errors.js';
+import { ensureSchema, lockClass } from './pg-schema.js';
+import { createPool, type PgTarget } from './pg-target.js';
+
+export class PgDatabase {
+  readonly pool: pg.Pool;
+  readonly lockClass: number;
+  private schemaReady: Promise<void> | null = null;
+
+  constructor(readonly target: PgTarget, readonly batchSize: number, readonly warn: LockWarn | undefined, poolSize: number) {
+    this.pool = createPool(target, poolSize, (err) => warn?.(`A pooled connection to ${target.redacted} broke while idle: ${err.message}`));
+    this.lockClass = lockClass(target.schema);
+  }
+
+  /** The schema, created or migrated on first use (a failure is retried by the next call). */
+  ready(): Promise<void> {
+    this.schemaReady ??= ensureSchema(this.pool, this.target).catch((err) => {
+      this.schemaReady = null;
+      throw err;
+    });
+    return this.schemaReady;
+  }
+
+  /** A query on any pooled connection, errors naming `store`. */
+  async query<R extends pg.QueryResultRow = pg.QueryResultRow>(store: string | undefined, sql: string, params: unknown[] = []): Promise<pg.QueryResult<R>> {
+    await this.ready();
+    return pgGuard({ url: this.target.redacted, store }, () => this.pool.query<R>(sql, params));
+  }
+
+  /** A connection of its own (a session, a transaction); an error event on it is kept for the next call instead of crashing the process. */
+  async connect(store: string | undefined): Promise<pg.PoolClient> {
+    await this.ready();
+    const client = await pgGuard({ url: this.target.redacted, store }, () => this.pool.connect());
+    client.on('error', () => { /* reported by the query that fails next */ });
+    return client;
+  }
+
+  /** Runs fn in a transaction on a connection of its own; a broken connection is not returned to the pool. */
+  async transaction<T>(store: string | undefined, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.connect(store);
+    let broken: unknown = undefined;
+    try {
+      await client.query('BEGIN');
+      const out = await fn(client);
+      await client.query('COMMIT');
+      return out;
+    } catch (err) {
+      broken = err;
+      await client.query('ROLLBACK').catch(() => {});
+      throw translatePgError(err, { url: this.target.redacted, store });
+    } finally {
+      client.release(broken !== undefined && isConnectionError(broken) ? (broken as Error) : undefined);
+    }
+  }
+
+  where(store?: string): { url: string; store?: string } {
+    return { url: this.target.redacted, store };
+  }
+
+  async end(): Promise<void> {
+    await this.pool.end();
+  }
+}
+
+/** True when the error means the connection itself is unusable (it must not go back to the pool). */
+export function isConnectionError(err: unknown): boolean {
+  const t = translatePgError(err, { url: '' }) as { code?: string };
+  return t?.code === 'NUTCH_STORAGE_CONNECTION_LOST' || t?.code === 'NUTCH_STORAGE_UNREACHABLE';
+}

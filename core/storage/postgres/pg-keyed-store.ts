@@ -1,0 +1,285 @@
+/**
+ * A URL-keyed store (CrawlDb, LinkDb) inside the database: rows of one table carrying the store's
+ * id. Readers use pooled connections and keyset pages (`url > $last ORDER BY url LIMIT n`, url
+ * `COLLATE "C"`), so memory is bounded by the page size and order is code-point order.
+ *
+ * An update session is ONE transaction on a connection of its own, which also holds the writer
+ * lock: the session reads its own writes, nobody else sees them before COMMIT, and an abort, an
+ * error, a crash of the process or a broken connection leave the previous state (the server rolls
+ * back whatever was not committed).
+ */
+import type pg from 'pg';
+import type { Keyed, ScanOptions } from '../interfaces.js';
+import { NutchError } from '../../errors.js';
+import { copyRows, type CopyType, type CopyValue } from './pg-copy.js';
+import { isConnectionError, type PgDatabase } from './pg-database.js';
+import { pgGuard } from './pg-errors.js';
+import { acquireAdvisoryLock, releaseAdvisoryLock } from './pg-writer-lock.js';
+
+export interface PgRowCodec<V> {
+  /** nutch_stores.kind and the table: nutch_<kind>. */
+  kind: 'crawldb' | 'linkdb';
+  /** Value columns (after store and url). */
+  columns: readonly string[];
+  types: readonly CopyType[];
+  toRow(value: V): CopyValue[];
+  /** A row's value columns, in `columns` order. */
+  fromRow(row: Record<string, unknown>): V;
+}
+
+const SQL_TYPES: Record<CopyType, string> = { text: 'text', bytea: 'bytea', int2: 'smallint', int4: 'integer', int8: 'bigint', float8: 'double precision', bool: 'boolean' };
+
+interface Queryable {
+  query<R extends pg.QueryResultRow>(sql: string, params?: unknown[]): Promise<pg.QueryResult<R>>;
+}
+
+/** The SQL of one store: the same statements serve readers (pool) and the session (its connection). */
+class KeyedSql<V> {
+  readonly table: string;
+  private readonly cols: string;
+
+  constructor(private readonly codec: PgRowCodec<V>) {
+    this.table = `nutch_${codec.kind}`;
+    this.cols = ['url', ...codec.columns].join(', ');
+  }
+
+  async getMany(q: Queryable, store: number, urls: readonly string[]): Promise<Map<string, V>> {
+    const out = new Map<string, V>();
+    for (let i = 0; i < urls.length; i += 5000) {
+      const r = await q.query(`SELECT ${this.cols} FROM ${this.table} WHERE store = $1 AND url = ANY($2::text[])`, [store, urls.slice(i, i + 5000)]);
+      for (const row of r.rows) out.set(row.url as string, this.codec.fromRow(row));
+    }
+    return out;
+  }
+
+  async page(q: Queryable, store: number, size: number, after?: string, from?: string): Promise<Keyed<V>[]> {
+    const r = after !== undefined
+      ? await q.query(`SELECT ${this.cols} FROM ${this.table} WHERE store = $1 AND url > $2 ORDER BY url COLLATE "C" LIMIT $3`, [store, after, size])
+      : from !== undefined
+        ? await q.query(`SELECT ${this.cols} FROM ${this.table} WHERE store = $1 AND url >= $2 ORDER BY url COLLATE "C" LIMIT $3`, [store, from, size])
+        : await q.query(`SELECT ${this.cols} FROM ${this.table} WHERE store = $1 ORDER BY url COLLATE "C" LIMIT $2`, [store, size]);
+    return r.rows.map((row) => ({ url: row.url as string, value: this.codec.fromRow(row) }));
+  }
+
+  async count(q: Queryable, store: number): Promise<number> {
+    const r = await q.query<{ n: string }>(`SELECT count(*) AS n FROM ${this.table} WHERE store = $1`, [store]);
+    return Number(r.rows[0]!.n);
+  }
+
+  /**
+   * Upsert through COPY into a temporary table, then one INSERT … ON CONFLICT. DISTINCT ON keeps
+   * the last record of a URL given twice in one batch (INSERT OR REPLACE semantics).
+   */
+  async put(client: pg.PoolClient, store: number, records: readonly Keyed<V>[], staging: { created: boolean }): Promise<void> {
+    if (records.length === 0) return;
+    const tmp = `nutch_put_${this.codec.kind}`;
+    if (!staging.created) {
+      const defs = this.codec.columns.map((c, i) => `${c} ${SQL_TYPES[this.codec.types[i]!]}`).join(', ');
+      await client.query(`CREATE TEMP TABLE ${tmp} (seq integer NOT NULL, url text COLLATE "C" NOT NULL, ${defs}) ON COMMIT DROP`);
+      staging.created = true;
+    }
+    let seq = 0;
+    const rows = (function* (codec: PgRowCodec<V>) {
+      for (const r of records) yield [seq++, r.url, ...codec.toRow(r.value)];
+    })(this.codec);
+    await copyRows(client, tmp, ['seq', 'url', ...this.codec.columns], ['int4', 'text', ...this.codec.types], rows);
+    const set = this.codec.columns.map((c) => `${c} = EXCLUDED.${c}`).join(', ');
+    await client.query(
+      `INSERT INTO ${this.table} (store, ${this.cols})
+       SELECT DISTINCT ON (url) $1::integer, ${this.cols} FROM ${tmp} ORDER BY url, seq DESC
+       ON CONFLICT (store, url) DO UPDATE SET ${set}`, [store]);
+    await client.query(`TRUNCATE ${tmp}`);
+  }
+
+  async delete(client: pg.PoolClient, store: number, urls: readonly string[]): Promise<void> {
+    for (let i = 0; i < urls.length; i += 5000) {
+      await client.query(`DELETE FROM ${this.table} WHERE store = $1 AND url = ANY($2::text[])`, [store, urls.slice(i, i + 5000)]);
+    }
+  }
+}
+
+/** Keyset-paged scan: each page one query, the next starting after the last URL seen. */
+async function* scanPages<V>(fetch: (size: number, after?: string, from?: string) => Promise<Keyed<V>[]>, defaultBatch: number, opts: ScanOptions = {}): AsyncGenerator<Keyed<V>> {
+  const size = Math.max(1, opts.batchSize ?? defaultBatch);
+  let page = await fetch(size, undefined, opts.fromUrl);
+  while (page.length > 0) {
+    const last = page[page.length - 1]!.url;
+    for (const rec of page) yield rec;
+    if (page.length < size) return;
+    page = await fetch(size, last);
+  }
+}
+
+export class PgKeyedStore<V> {
+  private readonly sql: KeyedSql<V>;
+  private id: number | null = null;
+  private readonly sessions = new Set<PgKeyedSession<V>>();
+  private closed = false;
+
+  constructor(private readonly db: PgDatabase, readonly name: string, codec: PgRowCodec<V>, private readonly kind: 'crawldb' | 'linkdb') {
+    this.sql = new KeyedSql(codec);
+  }
+
+  private check(): void {
+    if (this.closed) throw new NutchError('NUTCH_CLOSED', `${this.name} was used after close().`, { store: this.name });
+  }
+
+  /** The store's id once a session committed, else null (nothing to read). */
+  private async storeId(): Promise<number | null> {
+    this.check();
+    if (this.id !== null) return this.id;
+    const r = await this.db.query<{ id: number }>(this.name, 'SELECT id FROM nutch_stores WHERE kind = $1 AND name = $2 AND written', [this.kind, this.name]);
+    this.id = r.rows[0]?.id ?? null;
+    return this.id;
+  }
+
+  private guard<T>(fn: () => Promise<T>): Promise<T> {
+    return pgGuard(this.db.where(this.name), fn);
+  }
+
+  async exists(): Promise<boolean> {
+    return (await this.storeId()) !== null;
+  }
+
+  async get(url: string): Promise<V | null> {
+    return (await this.getMany([url])).get(url) ?? null;
+  }
+
+  async getMany(urls: readonly string[]): Promise<Map<string, V>> {
+    const id = await this.storeId();
+    if (id === null || urls.length === 0) return new Map();
+    return this.guard(() => this.sql.getMany(this.db.pool, id, urls));
+  }
+
+  async *scan(opts?: ScanOptions): AsyncGenerator<Keyed<V>> {
+    const id = await this.storeId();
+    if (id === null) return;
+    yield* scanPages((size, after, from) => this.guard(() => this.sql.page(this.db.pool, id, size, after, from)), this.db.batchSize, opts);
+  }
+
+  async count(): Promise<number> {
+    const id = await this.storeId();
+    return id === null ? 0 : this.guard(() => this.sql.count(this.db.pool, id));
+  }
+
+  async beginSession(opts: { force?: boolean } = {}): Promise<PgKeyedSession<V>> {
+    this.check();
+    // the store's row exists before its first commit (it keys the lock); `written` says whether it was ever committed
+    const idRow = await this.db.query<{ id: number }>(this.name,
+      `INSERT INTO nutch_stores (kind, name) VALUES ($1, $2) ON CONFLICT (kind, name) DO UPDATE SET kind = EXCLUDED.kind RETURNING id`, [this.kind, this.name]);
+    const id = idRow.rows[0]!.id;
+    const client = await this.db.connect(this.name);
+    try {
+      await this.guard(async () => {
+        await acquireAdvisoryLock(this.db, client, id, this.name, opts.force ?? false);
+        await client.query('BEGIN');
+      });
+    } catch (err) {
+      client.release(isConnectionError(err) ? (err as Error) : undefined);
+      throw err;
+    }
+    const session = new PgKeyedSession<V>(this.db, this.name, id, client, this.sql, () => {
+      this.sessions.delete(session);
+      this.id = null; // re-read: the first commit makes the store exist
+    });
+    this.sessions.add(session);
+    return session;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    for (const s of [...this.sessions]) await s.abort();
+    this.closed = true;
+  }
+}
+
+export class PgKeyedSession<V> {
+  private done = false;
+  private readonly staging = { created: false };
+  /** Session calls run one at a time on the connection (a scan may interleave with puts). */
+  private chain: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly db: PgDatabase,
+    private readonly name: string,
+    private readonly id: number,
+    private readonly client: pg.PoolClient,
+    private readonly sql: KeyedSql<V>,
+    private readonly onEnd: () => void,
+  ) {}
+
+  private run<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.done) return Promise.reject(new NutchError('NUTCH_CLOSED', 'The update session was already committed or aborted.', { store: this.name }));
+    const next = this.chain.then(() => pgGuard(this.db.where(this.name), fn));
+    this.chain = next.catch(() => {});
+    return next;
+  }
+
+  put(records: readonly Keyed<V>[]): Promise<void> {
+    return this.run(() => this.sql.put(this.client, this.id, records, this.staging));
+  }
+
+  delete(urls: readonly string[]): Promise<void> {
+    return this.run(() => this.sql.delete(this.client, this.id, urls));
+  }
+
+  async get(url: string): Promise<V | null> {
+    return (await this.getMany([url])).get(url) ?? null;
+  }
+
+  getMany(urls: readonly string[]): Promise<Map<string, V>> {
+    return this.run(() => this.sql.getMany(this.client, this.id, urls));
+  }
+
+  scan(opts?: ScanOptions): AsyncGenerator<Keyed<V>> {
+    if (this.done) throw new NutchError('NUTCH_CLOSED', 'The update session was already committed or aborted.', { store: this.name });
+    return scanPages((size, after, from) => this.run(() => this.sql.page(this.client, this.id, size, after, from)), this.db.batchSize, opts);
+  }
+
+  async commit(): Promise<void> {
+    await this.run(async () => {
+      await this.client.query('UPDATE nutch_stores SET written = true WHERE id = $1', [this.id]);
+      await this.client.query('COMMIT');
+    }).catch(async (err) => {
+      await this.end(err);
+      throw err;
+    });
+    await this.end();
+  }
+
+  async abort(): Promise<void> {
+    if (this.done) return;
+    await this.run(() => this.client.query('ROLLBACK')).catch(() => {});
+    await this.end();
+  }
+
+  /** Releases the lock and the connection (a broken connection is destroyed, which also drops the lock). */
+  private async end(err?: unknown): Promise<void> {
+    if (this.done) return;
+    this.done = true;
+    let broken = err !== undefined && isConnectionError(err);
+    if (!broken) {
+      try {
+        if (err !== undefined) await this.client.query('ROLLBACK');
+        await releaseAdvisoryLock(this.db, this.client, this.id);
+      } catch {
+        broken = true;
+      }
+    }
+    this.client.release(broken ? new Error('session connection closed') : undefined);
+    this.onEnd();
+  }
+}
+
+/** The session as the interface's update object (CrawlDbUpdate and LinkDbUpdate have the same shape). */
+export function sessionView<V>(s: PgKeyedSession<V>) {
+  return {
+    put: (records: readonly Keyed<V>[]) => s.put(records),
+    delete: (urls: readonly string[]) => s.delete(urls),
+    get: (url: string) => s.get(url),
+    getMany: (urls: readonly string[]) => s.getMany(urls),
+    scan: (opts?: ScanOptions) => s.scan(opts),
+    commit: () => s.commit(),
+    abort: () => s.abort(),
+  };
+}
