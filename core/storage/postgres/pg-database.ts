@@ -64,8 +64,12 @@ export class PgDatabase {
     return { url: this.target.redacted, store };
   }
 
-  async end(): Promise<void> {
-    await this.pool.end();
+  private ended: Promise<void> | null = null;
+
+  /** Closes the pool (once; later calls wait for the same close). */
+  end(): Promise<void> {
+    this.ended ??= this.pool.end();
+    return this.ended;
   }
 }
 

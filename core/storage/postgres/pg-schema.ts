@@ -111,8 +111,8 @@ export async function ensureSchema(pool: pg.Pool, target: PgTarget): Promise<voi
     const client = await pool.connect();
     try {
       await client.query('BEGIN');
-      if (target.schema) await client.query(`CREATE SCHEMA IF NOT EXISTS "${target.schema}"`);
       await client.query('SELECT pg_advisory_xact_lock($1, 0)', [lockClass(target.schema)]);
+      if (target.schema) await client.query(`CREATE SCHEMA IF NOT EXISTS "${target.schema}"`);
       await client.query('CREATE TABLE IF NOT EXISTS nutch_schema (version integer NOT NULL)');
       const row = (await client.query<{ version: number }>('SELECT version FROM nutch_schema')).rows[0];
       const current = row?.version ?? 0;

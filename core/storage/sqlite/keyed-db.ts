@@ -43,8 +43,9 @@ export class KeyedDb<V> {
     if (fs.existsSync(this.file)) this.readTable();
   }
 
+  /** A file whose first session never committed holds no table yet: not a store. */
   exists(): boolean {
-    return fs.existsSync(this.file);
+    return this.readTable() !== null;
   }
 
   /** The reader table, or null while the database does not exist yet. */
@@ -55,7 +56,9 @@ export class KeyedDb<V> {
     const db = openDatabase(this.file, { manualCheckpoint: true });
     const hasTable = guard(this.file, () => db.prepare('SELECT 1 FROM sqlite_master WHERE type = ? AND name = ?').get('table', this.codec.table));
     if (!hasTable) {
+      const empty = guard(this.file, () => db.prepare('SELECT count(*) AS n FROM sqlite_master').get() as { n: number }).n === 0;
       db.close();
+      if (empty) return null; // created by a first session that has not committed (or was aborted, or died)
       throw new NutchError('NUTCH_STORAGE_CORRUPT', `${this.file} is an SQLite file without a "${this.codec.table}" table; it is not a nutch-ts store and was left untouched.`, { file: this.file });
     }
     this.reader = { db, table: new KeyedTable(db, this.file, this.codec, this.opts.batchSize) };

@@ -31,6 +31,8 @@ const ops = {
     db.pragma('temp_store = MEMORY');
     db.pragma('wal_autocheckpoint = 0');
     db.pragma('busy_timeout = 5000');
+    // the table is created inside the session's transaction: until the first commit the store does not exist
+    db.exec('BEGIN IMMEDIATE');
     db.exec(schema);
     const marks = columns.split(',').map(() => '?').join(', ');
     st.get = db.prepare('SELECT ' + columns + ' FROM ' + table + ' WHERE url = ?').raw(true);
@@ -39,7 +41,6 @@ const ops = {
     st.next = db.prepare('SELECT ' + columns + ' FROM ' + table + ' WHERE url > ? ORDER BY url LIMIT ?').raw(true);
     st.put = db.prepare('INSERT OR REPLACE INTO ' + table + ' (' + columns + ') VALUES (' + marks + ')');
     st.del = db.prepare('DELETE FROM ' + table + ' WHERE url = ?');
-    db.exec('BEGIN IMMEDIATE');
   },
   put({ rows }) { for (const r of rows) st.put.run(...r.map(toBuffer)); },
   delete({ urls }) { for (const u of urls) st.del.run(u); },
