@@ -16,7 +16,13 @@ import pg from 'pg';
 export interface PgServer {
   url: string;
   port: number;
-  pid: number;
+  /** The postmaster's PID (changes on restart). */
+  readonly pid: number;
+  /** Stops the server by PID (fast shutdown), keeping its data. */
+  halt(): Promise<void>;
+  /** Starts it again on the same data and port after halt() (no-op while it runs). */
+  restart(): Promise<void>;
+  /** Stops it and removes its data. */
   stop(): Promise<void>;
 }
 
@@ -64,35 +70,47 @@ export async function startPostgres(opts: { password?: string } = {}): Promise<P
   const init = spawnSync(initdb, ['-D', data, ...auth, '-U', 'nutch', '-E', 'UTF8', '--no-sync', '--locale=C'], { encoding: 'utf8', ...(user ?? {}) });
   if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr}`);
   const port = await freePort();
-  const child: ChildProcess = spawn(postgres, ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'full_page_writes=off', '-c', 'synchronous_commit=off', '-c', 'shared_buffers=16MB', '-c', 'max_connections=60'], { stdio: 'ignore', ...(user ?? {}) });
   const url = `postgres://nutch${opts.password !== undefined ? ':' + encodeURIComponent(opts.password) : ''}@127.0.0.1:${port}/postgres`;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let child = await launch(postgres, data, dir, port, url, user);
+  const halt = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    process.kill(child.pid!, 'SIGINT');
+    await Promise.race([exited, sleep(3000)]);
+    if (child.exitCode === null && child.signalCode === null) process.kill(child.pid!, 'SIGKILL');
+  };
+  return {
+    url,
+    port,
+    get pid() { return child.pid!; },
+    halt,
+    async restart() {
+      if (child.exitCode === null && child.signalCode === null) return;
+      child = await launch(postgres, data, dir, port, url, user);
+    },
+    async stop() {
+      await halt();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Starts `postgres` on the data dir and waits until it accepts connections. */
+async function launch(postgres: string, data: string, dir: string, port: number, url: string, user: { uid: number; gid: number } | null): Promise<ChildProcess> {
+  const child: ChildProcess = spawn(postgres, ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'full_page_writes=off', '-c', 'synchronous_commit=off', '-c', 'shared_buffers=16MB', '-c', 'max_connections=60'], { stdio: 'ignore', ...(user ?? {}) });
   for (let i = 0; ; i++) {
     const c = new pg.Client({ connectionString: url });
     try {
       await c.connect();
       await c.end();
-      break;
+      return child;
     } catch (err) {
       await c.end().catch(() => undefined);
-      if (i > 150 || child.exitCode !== null) {
+      if (i > 250 || child.exitCode !== null) {
         child.kill('SIGKILL');
         throw new Error(`PostgreSQL did not start on port ${port}: ${(err as Error).message}`);
       }
       await sleep(20);
     }
   }
-  return {
-    url,
-    port,
-    pid: child.pid!,
-    async stop() {
-      if (child.exitCode === null) {
-        process.kill(child.pid!, 'SIGINT');
-        await Promise.race([exited, sleep(1500)]);
-        if (child.exitCode === null) process.kill(child.pid!, 'SIGKILL');
-      }
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
 }

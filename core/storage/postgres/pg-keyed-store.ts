@@ -208,9 +208,21 @@ export class PgKeyedSession<V> {
     private readonly onEnd: () => void,
   ) {}
 
+  /** Why the session ended early (its connection broke): later calls report that, not a mere "closed". */
+  private lost: unknown = null;
+
   private run<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.done) return Promise.reject(new NutchError('NUTCH_CLOSED', 'The update session was already committed or aborted.', { store: this.name }));
-    const next = this.chain.then(() => pgGuard(this.db.where(this.name), fn));
+    if (this.done) {
+      return Promise.reject(this.lost ?? new NutchError('NUTCH_CLOSED', 'The update session was already committed or aborted.', { store: this.name }));
+    }
+    const next = this.chain.then(() => pgGuard(this.db.where(this.name), fn)).catch(async (err) => {
+      // a broken connection ends the session at once: the server rolled it back and dropped the lock
+      if (isConnectionError(err) && !this.done) {
+        this.lost = err;
+        await this.end(err);
+      }
+      throw err;
+    });
     this.chain = next.catch(() => {});
     return next;
   }

@@ -1,0 +1,166 @@
+/**
+ * What only the PostgreSQL engine has, against throwaway PostgreSQL 15 clusters: store names shared
+ * by every spelling of a path, and each bad input — an unreachable database, wrong credentials, the
+ * server stopped by PID mid-session, a schema of a newer version — a clear error naming the culprit,
+ * committed data intact.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import pg from 'pg';
+import { PostgresStorageEngine } from '../../core/storage/postgres/postgres-engine.js';
+import { runNutch } from '../helpers/cli.js';
+import { startPostgres, type PgServer } from '../helpers/postgres-server.js';
+import { tempDir } from '../helpers/temp-dir.js';
+import { collect, datum } from './conformance.js';
+
+let server: PgServer | null = null;
+let n = 0;
+
+before(async () => {
+  server = await startPostgres({ password: 's3cret' });
+});
+after(async () => {
+  await server?.stop();
+});
+
+function schemaUrl(): string {
+  if (!server) throw new Error('PostgreSQL 15 (initdb) is not installed');
+  return `${server.url}?schema=e_${++n}`;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+test('store names: relative, absolute, ./ and trailing-slash spellings under cwd name the same store', async (t) => {
+  const cwd = tempDir(t);
+  const url = schemaUrl();
+  const a = new PostgresStorageEngine({ url, cwd });
+  const b = new PostgresStorageEngine({ url, cwd: path.join(cwd, 'sub', '..') });
+  t.after(async () => { await a.close(); await b.close(); });
+  const db = await a.openCrawlDb('crawl/crawldb');
+  const up = await db.beginUpdate();
+  await up.put([{ url: 'http://a/', value: datum(1) }]);
+  await up.commit();
+  for (const spelling of [path.join(cwd, 'crawl', 'crawldb'), './crawl/crawldb/', 'crawl//crawldb', `${cwd}/crawl/./crawldb/`]) {
+    const other = await b.openCrawlDb(spelling);
+    assert.equal(await other.count(), 1, spelling);
+    const held = await db.beginUpdate();
+    await assert.rejects(other.beginUpdate(), { code: 'NUTCH_STORAGE_LOCKED' }, `${spelling} shares the lock`);
+    await held.abort();
+    await other.close();
+  }
+  const seg = await a.createSegment('crawl/segments');
+  assert.deepEqual(await b.listSegments(path.join(cwd, 'crawl', 'segments')), [path.join(cwd, 'crawl', 'segments', seg.name)]);
+  assert.equal((await b.openSegment(path.join(cwd, 'crawl', 'segments', seg.name + '/'))).name, seg.name);
+  const outside = await a.openCrawlDb('/elsewhere/crawldb');
+  assert.equal(await outside.exists(), false, 'a path outside cwd is its own store');
+  await outside.close();
+  await db.close();
+});
+
+test('an unreachable database URL is NUTCH_STORAGE_UNREACHABLE naming the URL, password redacted', async (t) => {
+  const cwd = tempDir(t);
+  mkdirSync(path.join(cwd, 'urls'));
+  writeFileSync(path.join(cwd, 'urls', 'seed.txt'), 'http://127.0.0.1:9/\n');
+  const port = await freePort();
+  const r = await runNutch(['inject', 'crawl/crawldb', 'urls', '-D', `storage.url=postgresql://nutch:hunter2@127.0.0.1:${port}/crawl`], { cwd });
+  assert.notEqual(r.code, 0);
+  assert.match(r.stderr, /NUTCH_STORAGE_UNREACHABLE/);
+  assert.ok(r.stderr.includes(`postgresql://nutch:***@127.0.0.1:${port}/crawl`), r.stderr);
+  assert.ok(!r.stderr.includes('hunter2'), 'password never printed');
+  const missing = await runNutch(['readdb', 'crawl/crawldb', '-stats', '-D', `storage.url=${server!.url.replace(/\/postgres$/, '/no_such_db')}`], { cwd });
+  assert.notEqual(missing.code, 0);
+  assert.match(missing.stderr, /NUTCH_STORAGE_UNREACHABLE.*no_such_db|no_such_db[\s\S]*NUTCH_STORAGE_UNREACHABLE/);
+});
+
+test('wrong credentials are NUTCH_STORAGE_AUTH_FAILED naming the database', async (t) => {
+  const cwd = tempDir(t);
+  const bad = server!.url.replace(':s3cret@', ':wrong@');
+  const r = await runNutch(['readdb', 'crawl/crawldb', '-stats', '-D', `storage.url=${bad}`], { cwd });
+  assert.notEqual(r.code, 0);
+  assert.match(r.stderr, /NUTCH_STORAGE_AUTH_FAILED/);
+  assert.ok(r.stderr.includes(`postgres://nutch:***@127.0.0.1:${server!.port}/postgres`), r.stderr);
+  assert.ok(!r.stderr.includes('wrong@'));
+});
+
+test('an unknown storage.url scheme is NUTCH_CONFIG_INVALID_VALUE naming the property', async (t) => {
+  const r = await runNutch(['readdb', 'crawl/crawldb', '-stats', '-D', 'storage.url=mysql://u:pw@127.0.0.1/db'], { cwd: tempDir(t) });
+  assert.notEqual(r.code, 0);
+  assert.match(r.stderr, /NUTCH_CONFIG_INVALID_VALUE[\s\S]*storage\.url/);
+  assert.ok(!r.stderr.includes(':pw@'));
+});
+
+test('the server stopped by PID mid-session: NUTCH_STORAGE_CONNECTION_LOST naming the store; committed data intact, lock gone', async (t) => {
+  const cwd = tempDir(t);
+  const url = schemaUrl();
+  const engine = new PostgresStorageEngine({ url, cwd, batchSize: 10 });
+  t.after(() => engine.close());
+  const db = await engine.openCrawlDb('crawl/crawldb');
+  let up = await db.beginUpdate();
+  await up.put(Array.from({ length: 50 }, (_, i) => ({ url: `http://kept/${i}`, value: datum(i) })));
+  await up.commit();
+  up = await db.beginUpdate();
+  await up.put([{ url: 'http://lost/', value: datum(99) }]);
+  await up.delete(['http://kept/0']);
+  const scan = db.scan({ batchSize: 10 })[Symbol.asyncIterator]();
+  await scan.next();
+  await server!.halt();
+  t.after(() => server!.restart()); // also when an assertion below fails, for the tests after this one
+  await assert.rejects(up.put([{ url: 'http://lost/2', value: datum(100) }]), (err: { code: string; message: string }) => {
+    assert.equal(err.code, 'NUTCH_STORAGE_CONNECTION_LOST');
+    assert.match(err.message, /crawl\/crawldb/);
+    assert.match(err.message, /committed before is intact/);
+    return true;
+  });
+  await assert.rejects(up.commit(), { code: 'NUTCH_STORAGE_CONNECTION_LOST' }, 'the session is over');
+  await up.abort();
+  await assert.rejects((async () => { for (let i = 0; i < 20; i++) await scan.next(); })(), (err: { code: string }) => ['NUTCH_STORAGE_CONNECTION_LOST', 'NUTCH_STORAGE_UNREACHABLE'].includes(err.code));
+  await server!.restart();
+  assert.equal(await db.count(), 50, 'the committed state, nothing of the broken session');
+  assert.equal(await db.get('http://lost/'), null);
+  assert.ok(await db.get('http://kept/0'));
+  const again = await db.beginUpdate();
+  await again.abort();
+  assert.equal((await collect(db.scan())).length, 50);
+  await db.close();
+});
+
+test('a database of a newer schema version is refused with NUTCH_STORAGE_SCHEMA_NEWER, and left as it was', async (t) => {
+  const cwd = tempDir(t);
+  const url = schemaUrl();
+  const first = new PostgresStorageEngine({ url, cwd });
+  const db = await first.openCrawlDb('crawl/crawldb');
+  const up = await db.beginUpdate();
+  await up.put([{ url: 'http://a/', value: datum(1) }]);
+  await up.commit();
+  await db.close();
+  await first.close();
+  const schema = new URL(url).searchParams.get('schema')!;
+  const admin = new pg.Client({ connectionString: server!.url });
+  await admin.connect();
+  t.after(() => admin.end());
+  await admin.query(`UPDATE "${schema}".nutch_schema SET version = 99`);
+  const later = new PostgresStorageEngine({ url, cwd });
+  t.after(() => later.close());
+  await assert.rejects(later.openCrawlDb('crawl/crawldb'), (err: { code: string; message: string }) => {
+    assert.equal(err.code, 'NUTCH_STORAGE_SCHEMA_NEWER');
+    assert.match(err.message, /version 99/);
+    assert.match(err.message, new RegExp(`127\\.0\\.0\\.1:${server!.port}`));
+    assert.ok(!err.message.includes('s3cret'));
+    return true;
+  });
+  assert.equal((await admin.query(`SELECT version FROM "${schema}".nutch_schema`)).rows[0].version, 99);
+  assert.equal((await admin.query(`SELECT count(*)::int AS n FROM "${schema}".nutch_crawldb`)).rows[0].n, 1);
+  const r = await runNutch(['readdb', 'crawl/crawldb', '-stats', '-D', `storage.url=${url}`], { cwd });
+  assert.notEqual(r.code, 0);
+  assert.match(r.stderr, /NUTCH_STORAGE_SCHEMA_NEWER/);
+});
