@@ -353,6 +353,10 @@ export function describeStorageConformance(name: string, harness: ConformanceHar
       const back = await collect(seg.read('crawl_parse', { batchSize: 64 }));
       assert.deepEqual(back.map((r) => r.value.fetchTime), recs.map((r) => r.value.fetchTime));
       assert.equal((await seg.get('crawl_parse', 'http://u/3')).length, 110);
+      assert.equal(await seg.count('crawl_parse'), 1100);
+      assert.equal(await seg.count('crawl_parse', 0), 1100);
+      assert.equal(await seg.count('crawl_parse', 1), 0);
+      assert.equal(await seg.count('content'), 0);
       assert.equal(await seg.isComplete('crawl_parse'), true, 'one partition by default without crawl_generate');
       const big = new Uint8Array(3 * 1024 * 1024).map((_, i) => (i * 7919) % 251);
       const c = await seg.openWriter('content', 0);

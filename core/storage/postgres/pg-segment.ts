@@ -173,6 +173,11 @@ export class PgSegment implements Segment {
     return this.guard(() => this.storeOf(part).storedAmong({ segment: this.id, part: partCode(part), partition }, urls));
   }
 
+  async count(part: SegmentPartName, partition?: number): Promise<number> {
+    await this.db.ready();
+    return this.guard(() => this.storeOf(part).count(this.id, partCode(part), partition));
+  }
+
   async get<P extends SegmentPartName>(part: P, url: string): Promise<SegmentPartTypes[P][]> {
     await this.db.ready();
     const values = await this.guard(() => this.storeOf(part).get(this.id, partCode(part), url));

@@ -32,6 +32,8 @@ export interface SegmentRecordStore {
   page(key: PartitionKey, afterSeq: number, limit: number): Promise<StoredRecord[]>;
   /** Every record of a URL in a part, partition by partition, in insertion order. */
   get(segment: number, part: number, url: string): Promise<Buffer[]>;
+  /** Records in a part (one partition, or all). */
+  count(segment: number, part: number, partition?: number): Promise<number>;
   /** Which of `urls` the partition holds. */
   storedAmong(key: PartitionKey, urls: readonly string[]): Promise<Set<string>>;
   /** Removes a part's records (all partitions). */
@@ -63,6 +65,13 @@ export class PgRecordTable implements SegmentRecordStore {
     const r = await this.pool.query<{ value: Buffer }>(
       `SELECT value FROM ${this.table} WHERE segment = $1 AND part = $2 AND url = $3 ORDER BY partition, seq`, [segment, part, url]);
     return r.rows.map((row) => row.value);
+  }
+
+  async count(segment: number, part: number, partition?: number): Promise<number> {
+    const r = partition === undefined
+      ? await this.pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${this.table} WHERE segment = $1 AND part = $2`, [segment, part])
+      : await this.pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${this.table} WHERE segment = $1 AND part = $2 AND partition = $3`, [segment, part, partition]);
+    return Number(r.rows[0]!.n);
   }
 
   async storedAmong(key: PartitionKey, urls: readonly string[]): Promise<Set<string>> {
