@@ -3,7 +3,9 @@
  * and of its parent domains run. Lookup order as Nutch: `Host <host>` rules, `Domain` rules for the
  * host itself, then for each parent domain from longer to shorter ("www.example.com" →
  * "example.com" → "com"), then global `Domain .` rules. The first rule that matches rejects; no
- * match accepts. A URL that cannot be split into host and path is rejected.
+ * match accepts. A URL that cannot be split into host and path is rejected. Before any rule, the length
+ * limits (`urlfilter.fast.url.max.length`, `.url.path.max.length`, `.url.query.max.length`; -1 = none)
+ * reject overlong URLs, paths and queries, as Nutch.
  */
 import type { PluginContext, URLFilter } from '../../sdk/plugin.js';
 import { readRuleSource } from '../urlfilter-regex/rule-source.js';
@@ -23,6 +25,9 @@ function denies(rules: FastRule[] | undefined, parts: URLParts): boolean {
 export class FastURLFilter implements URLFilter {
   private readonly rules: FastRules;
   private readonly maxLength: number;
+  private readonly maxURLLength: number;
+  private readonly maxPathLength: number;
+  private readonly maxQueryLength: number;
 
   constructor(ctx: PluginContext) {
     const source = readRuleSource(ctx.conf, 'urlfilter.fast.file', 'urlfilter.fast.rules');
@@ -31,12 +36,18 @@ export class FastURLFilter implements URLFilter {
       ctx.log.warn(`urlfilter-fast: ${source.origin}:${line}: rule before any Host or Domain line, ignored (as Nutch)`, { file: source.origin, line });
     }
     this.maxLength = maxURLLength(ctx.conf);
+    this.maxURLLength = ctx.conf.getInt('urlfilter.fast.url.max.length');
+    this.maxPathLength = ctx.conf.getInt('urlfilter.fast.url.path.max.length');
+    this.maxQueryLength = ctx.conf.getInt('urlfilter.fast.url.query.max.length');
   }
 
   filter(url: string): string | null {
+    if (this.maxURLLength !== -1 && typeof url === 'string' && url.length > this.maxURLLength) return null;
     if (!isPlausibleURL(url, this.maxLength)) return null;
     const parts = parseURL(url);
     if (!parts) return null;
+    if (this.maxPathLength !== -1 && parts.path.length > this.maxPathLength) return null;
+    if (this.maxQueryLength !== -1 && parts.query !== null && parts.query.length > this.maxQueryLength) return null;
     const host = parts.host;
     const { hostRules, domainRules } = this.rules;
     if (host !== '') {

@@ -74,6 +74,70 @@ describe('urlfilter-fast', () => {
   for (const [name, url] of MALFORMED) test(`rejects malformed input: ${name}`, () => assert.equal(h.filter(url), null));
 });
 
+// Nutch's FastURLFilter length limits (urlfilter.fast.url.*): checked before any rule, -1 = no limit
+describe('urlfilter-fast length limits', () => {
+  const limits: Array<[string, Record<string, unknown>, Array<[string, boolean]>]> = [
+    ['no limits by default (-1)', {}, [
+      ['http://a.com/' + 'p'.repeat(3000) + '?' + 'q'.repeat(1000), true],
+    ]],
+    ['urlfilter.fast.url.max.length = 25', { 'urlfilter.fast.url.max.length': 25 }, [
+      ['http://a.com/123456789012', true], // 25 characters
+      ['http://a.com/1234567890123', false], // 26
+      ['http://a.com/?q=1#fragment', false], // the whole string counts, fragment included, as Nutch
+      ['http://a.com/', true],
+    ]],
+    ['urlfilter.fast.url.path.max.length = 10', { 'urlfilter.fast.url.path.max.length': 10 }, [
+      ['http://a.com/123456789', true], // path "/123456789" is 10
+      ['http://a.com/1234567890', false], // 11
+      ['http://a.com/12345?' + 'q'.repeat(100), true], // the query is not the path
+      ['http://a.com/12345#' + 'f'.repeat(100), true], // nor is the fragment
+      ['http://a.com', true], // empty path
+      ['http://averyveryverylonghostname.example.com/', true], // nor the host
+    ]],
+    ['urlfilter.fast.url.query.max.length = 5', { 'urlfilter.fast.url.query.max.length': 5 }, [
+      ['http://a.com/x?a=123', true], // "a=123" is 5
+      ['http://a.com/x?a=1234', false], // 6
+      ['http://a.com/' + 'p'.repeat(500), true], // no query at all
+      ['http://a.com/x?', true], // empty query
+      ['http://a.com/x?a=1#' + 'f'.repeat(50), true], // the fragment is not the query
+    ]],
+    ['a path of at most 1 and no query', { 'urlfilter.fast.url.path.max.length': 1, 'urlfilter.fast.url.query.max.length': 0 }, [
+      ['http://a.com/', true],
+      ['http://a.com', true],
+      ['http://a.com/?', true],
+      ['http://a.com/?a', false],
+      ['http://a.com/a', false],
+    ]],
+  ];
+  for (const [name, config, cases] of limits) {
+    test(name, async () => {
+      const h = await filterHarness({ id: ID, config });
+      try {
+        for (const [url, ok] of cases) assert.equal(h.filter(url), ok ? url : null, `${ok ? 'accepts' : 'rejects'} ${url.slice(0, 60)}`);
+      } finally {
+        await h.close();
+      }
+    });
+  }
+
+  test('limits run before the rules and together with them', async () => {
+    const h = await filterHarness({ id: ID, config: { 'urlfilter.fast.url.path.max.length': 20, 'urlfilter.fast.rules': 'Domain a.com\n  DenyPath ^/private/\n' } });
+    try {
+      assert.equal(h.filter('http://a.com/private/x'), null);
+      assert.equal(h.filter('http://b.com/private/x'), 'http://b.com/private/x');
+      assert.equal(h.filter('http://b.com/' + 'x'.repeat(20)), null);
+    } finally {
+      await h.close();
+    }
+  });
+
+  test('a limit below -1 is a configuration error naming the property', async () => {
+    const err = await loadError({ id: ID, config: { 'urlfilter.fast.url.query.max.length': -2 } });
+    assert.equal(err?.code, 'NUTCH_CONFIG_INVALID_VALUE');
+    assert.match(err!.message, /urlfilter\.fast\.url\.query\.max\.length/);
+  });
+});
+
 describe('urlfilter-fast rule file', () => {
   test('the shipped fast-urlfilter.txt has no rules: every URL passes', async () => {
     const h = await filterHarness({ id: ID });
