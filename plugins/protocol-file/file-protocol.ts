@@ -9,7 +9,7 @@
 import { open, readdir, realpath, stat } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
-  ContentMeta, ProtocolStatusCode, RobotRulesSet, createContent, protocolStatus,
+  ContentMeta, ProtocolStatusCode, RobotRulesSet, createContent, effectiveContentLimit, protocolStatus,
   type CrawlDatum, type PluginContext, type Protocol, type ProtocolOutput, type RobotRules,
 } from '../../sdk/plugin.js';
 import { mimeTypeOf } from './mime-types.js';
@@ -20,7 +20,8 @@ export class File implements Protocol {
   private readonly redirectNonCanonical: boolean;
 
   constructor(ctx: PluginContext) {
-    this.limit = ctx.conf.getInt('file.content.limit', 1_048_576);
+    // -1 still stops at fetcher.content.ceiling (a 10 GB file is stored truncated, not read whole)
+    this.limit = effectiveContentLimit(ctx.conf, ctx.conf.getInt('file.content.limit', 1_048_576));
     this.crawlParent = ctx.conf.getBoolean('file.crawl.parent', true);
     this.redirectNonCanonical = ctx.conf.getBoolean('file.crawl.redirect_noncanonical', true);
   }
@@ -55,7 +56,7 @@ export class File implements Protocol {
         const read = await readLimited(canonical, info.size, this.limit);
         bytes = read;
         contentType = mimeTypeOf(canonical);
-        if (this.limit >= 0 && info.size > this.limit) metadata[ContentMeta.TRUNCATED] = ['LENGTH'];
+        if (info.size > this.limit) metadata[ContentMeta.TRUNCATED] = ['LENGTH'];
       }
       metadata[ContentMeta.CONTENT_TYPE] = [contentType];
       metadata[ContentMeta.CONTENT_LENGTH] = [String(info.isDirectory() ? bytes.length : info.size)];
@@ -98,7 +99,7 @@ export class File implements Protocol {
 }
 
 async function readLimited(path: string, size: number, limit: number): Promise<Uint8Array> {
-  const want = limit >= 0 ? Math.min(size, limit) : size;
+  const want = Math.min(size, limit);
   const fh = await open(path, 'r');
   try {
     const buf = Buffer.alloc(want);

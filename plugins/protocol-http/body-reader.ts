@@ -2,10 +2,12 @@
  * Reads a response body with Nutch's limits: http.content.limit applies to the DECODED bytes (so a
  * gzip bomb stops at the limit), http.time.limit bounds the whole read; what arrived before either
  * limit is kept and flagged truncated (reason LENGTH or TIME). A connection lost mid-body keeps what
- * arrived, reason DISCONNECT (Nutch's TruncatedContentReason values).
+ * arrived, reason DISCONNECT (Nutch's TruncatedContentReason values). The caller passes a finite
+ * maxBytes (http.content.limit capped by fetcher.content.ceiling): no body is ever held whole.
  */
 import { Readable, pipeline, type Transform } from 'node:stream';
 import { createGunzip, createInflate, createInflateRaw, createBrotliDecompress } from 'node:zlib';
+import { BodySink } from './body-sink.js';
 
 export type TruncatedReason = 'LENGTH' | 'TIME' | 'DISCONNECT';
 
@@ -17,10 +19,12 @@ export interface BodyResult {
 }
 
 export interface BodyLimits {
-  /** Max decoded bytes; < 0 = none. */
+  /** Max decoded bytes (finite: the protocol's limit capped by the ceiling). */
   maxBytes: number;
   /** Absolute deadline (Date.now() ms) or Infinity. */
   deadline: number;
+  /** The identity body's Content-Length when the server sent one: the buffer is allocated once. */
+  expectedBytes?: number;
 }
 
 function decoderFor(encoding: string, first: Buffer): Transform | null {
@@ -38,33 +42,40 @@ function decoderFor(encoding: string, first: Buffer): Transform | null {
   }
 }
 
+/** True when the body is passed through as is (no or unknown Content-Encoding). */
+export function isIdentity(encoding: string): boolean {
+  const enc = encoding.trim().toLowerCase();
+  return !enc || enc === 'identity' || !['gzip', 'x-gzip', 'deflate', 'br'].includes(enc);
+}
+
 /** The decoded chunks of a body (identity when the encoding is unknown or absent). */
 async function* decodedChunks(body: AsyncIterable<Buffer>, encoding: string): AsyncGenerator<Buffer> {
-  const enc = encoding.trim().toLowerCase();
-  if (!enc || enc === 'identity') {
+  if (isIdentity(encoding)) {
     yield* body;
     return;
   }
   const it = body[Symbol.asyncIterator]();
   const first = await it.next();
   if (first.done) return;
-  const decoder = decoderFor(enc, first.value);
-  if (!decoder) {
-    yield first.value;
-    for (let n = await it.next(); !n.done; n = await it.next()) yield n.value;
-    return;
-  }
+  const decoder = decoderFor(encoding.trim().toLowerCase(), first.value)!;
   const source = Readable.from((async function* () {
     yield first.value;
     for (let n = await it.next(); !n.done; n = await it.next()) yield n.value;
   })());
   pipeline(source, decoder, () => {});
-  yield* decoder as AsyncIterable<Buffer>;
+  try {
+    yield* decoder as AsyncIterable<Buffer>;
+  } finally {
+    // stopped early (limit, deadline): the decoder and its source must not keep inflating
+    decoder.destroy();
+    source.destroy();
+  }
 }
 
 export async function readBody(body: Readable & AsyncIterable<Buffer>, encoding: string, limits: BodyLimits): Promise<BodyResult> {
-  const chunks: Buffer[] = [];
-  let total = 0;
+  const max = Math.max(0, limits.maxBytes);
+  const expected = isIdentity(encoding) ? limits.expectedBytes : undefined;
+  const sink = new BodySink(max, expected);
   let truncated: TruncatedReason | null = null;
   let timedOut = false;
   const remaining = limits.deadline - Date.now();
@@ -76,25 +87,22 @@ export async function readBody(body: Readable & AsyncIterable<Buffer>, encoding:
     : null;
   try {
     for await (const chunk of decodedChunks(body, encoding)) {
-      if (limits.maxBytes >= 0 && total + chunk.length > limits.maxBytes) {
-        const keep = limits.maxBytes - total;
-        if (keep > 0) chunks.push(chunk.subarray(0, keep));
-        total += Math.max(0, keep);
+      if (!sink.push(chunk)) {
         truncated = 'LENGTH';
         break;
       }
-      chunks.push(chunk);
-      total += chunk.length;
+      // a body arriving faster than timers fire (loopback, a decoder's burst) still meets the deadline
+      if (Date.now() >= limits.deadline) {
+        truncated = 'TIME';
+        break;
+      }
     }
   } catch (err) {
     if (timedOut) truncated = 'TIME';
-    else {
-      const bytes = Buffer.concat(chunks, total);
-      return { bytes, truncated: total > 0 ? 'DISCONNECT' : null, error: err };
-    }
+    else return { bytes: sink.bytes(), truncated: sink.length > 0 ? 'DISCONNECT' : null, error: err };
   } finally {
     if (timer) clearTimeout(timer);
     if (!body.destroyed) body.destroy();
   }
-  return { bytes: Buffer.concat(chunks, total), truncated };
+  return { bytes: sink.bytes(), truncated };
 }

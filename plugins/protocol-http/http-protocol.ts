@@ -7,7 +7,7 @@
  */
 import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
 import {
-  ContentMeta, ProtocolStatusCode, RobotRulesParser, createContent, protocolStatus,
+  ContentMeta, ProtocolStatusCode, RobotRulesParser, createContent, effectiveContentLimit, protocolStatus,
   type CrawlDatum, type PluginContext, type Protocol, type ProtocolOutput, type RobotRules, type RobotsFetch, type Configuration, type Logger,
 } from '../../sdk/plugin.js';
 import { baseHeaders, canonicalHeaderName, firstHeader, headersToMetadata } from './http-headers.js';
@@ -43,7 +43,8 @@ export class Http implements Protocol {
     this.timeout = ctx.conf.getInt('http.timeout', 10_000);
     const limit = ctx.conf.getFloat('http.time.limit', 120);
     this.timeLimitMs = limit < 0 ? Infinity : limit * 1000;
-    this.contentLimit = ctx.conf.getInt('http.content.limit', 1_048_576);
+    // -1 or a huge limit still stops at fetcher.content.ceiling: no response is ever held whole
+    this.contentLimit = effectiveContentLimit(ctx.conf, ctx.conf.getInt('http.content.limit', 1_048_576));
     this.headers = baseHeaders(ctx.conf);
     this.ifModifiedSince = ctx.conf.getBoolean('http.enable.if.modified.since.header', true);
     this.storeResponseTime = ctx.conf.getBoolean('http.store.responsetime', true);
@@ -85,7 +86,8 @@ export class Http implements Protocol {
     try {
       const res = await request(u, { method: 'GET', headers, dispatcher: this.dispatcherFor(u), signal: opts.signal });
       const encoding = firstHeader(res.headers, 'content-encoding') ?? '';
-      const body = await readBody(res.body as never, encoding, { maxBytes: this.contentLimit, deadline });
+      const declared = Number(firstHeader(res.headers, 'content-length'));
+      const body = await readBody(res.body as never, encoding, { maxBytes: this.contentLimit, deadline, expectedBytes: Number.isSafeInteger(declared) ? declared : undefined });
       if (body.error && body.bytes.length === 0) throw body.error;
       const metadata = headersToMetadata(res.headers);
       metadata[ContentMeta.RESPONSE_CODE] = [String(res.statusCode)];

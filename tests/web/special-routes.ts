@@ -7,6 +7,10 @@
  *   /special/big?bytes=N                      N bytes of text, streamed in 64 KiB chunks
  *   /special/gzip | deflate | br              the home page, compressed
  *   /special/gzip-bomb?bytes=N                N zero bytes, gzip-compressed (tiny on the wire)
+ *   /special/gzip-stream?bytes=N              N zero bytes gzip-compressed as they are sent, no
+ *                                             Content-Length: a bomb of any size without holding it
+ *   /special/endless?chunk=N&interval=ms      text in N-byte chunks (default 64 KiB) forever, chunked,
+ *                                             one chunk per interval (default: as fast as the client reads)
  *   /special/last-modified                    304 when If-Modified-Since >= 2020-01-01, else 200
  *   /special/garbage                          a status line that is not HTTP
  *   /special/bad-length                       Content-Length 1000, 10 bytes, then close
@@ -19,7 +23,7 @@
  *   /special/no-type[.ext]                    the home page without a Content-Type header
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { gzipSync, deflateSync, brotliCompressSync } from 'node:zlib';
+import { gzipSync, deflateSync, brotliCompressSync, createGzip } from 'node:zlib';
 import type { Socket } from 'node:net';
 
 export interface SpecialArgs {
@@ -108,6 +112,38 @@ export function handleSpecial({ req, res, u, page, compressed, url }: SpecialArg
       let body = compressed.get(key);
       if (!body) compressed.set(key, (body = gzipSync(Buffer.alloc(bytes))));
       return sendBody(res, 200, 'text/html', body, { 'Content-Encoding': 'gzip' });
+    }
+    case '/special/gzip-stream': {
+      res.writeHead(200, { 'Content-Type': 'text/html', 'Content-Encoding': 'gzip' });
+      const gzip = createGzip({ level: 1 });
+      gzip.pipe(res);
+      const zeros = Buffer.alloc(1 << 20);
+      let left = num('bytes', 1 << 30);
+      // generated as the client reads (backpressure): a 2 GiB bomb never exists in the test's memory
+      const pump = () => {
+        while (left > 0 && !res.destroyed) {
+          const n = Math.min(left, zeros.length);
+          left -= n;
+          if (!gzip.write(n === zeros.length ? zeros : zeros.subarray(0, n))) return void gzip.once('drain', pump);
+        }
+        if (!res.destroyed) gzip.end();
+      };
+      res.on('close', () => gzip.destroy());
+      return pump();
+    }
+    case '/special/endless': {
+      res.writeHead(200, { 'Content-Type': 'text/plain' });
+      const chunk = Buffer.alloc(Math.max(1, num('chunk', 64 * 1024)), 'e');
+      const interval = num('interval', 0);
+      if (interval > 0) {
+        const timer = setInterval(() => (res.destroyed ? clearInterval(timer) : res.write(chunk)), interval);
+        res.on('close', () => clearInterval(timer));
+        return;
+      }
+      const pump = () => {
+        while (!res.destroyed) if (!res.write(chunk)) return void res.once('drain', pump);
+      };
+      return pump();
     }
     case '/special/last-modified': {
       const ims = req.headers['if-modified-since'];

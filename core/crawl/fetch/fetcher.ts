@@ -19,6 +19,7 @@ import { FetchOutput } from './fetch-output.js';
 import { processItem, type FetcherThreadDeps } from './fetcher-thread.js';
 import { formatProtocolStatus } from './status-mapping.js';
 import { FetchMonitor } from './fetch-monitor.js';
+import { isStorageWriteFailure, storageWriteFailure } from './storage-write-failure.js';
 import type { FetchItem } from './fetch-item.js';
 
 /** What the inline parse hook learns about a fetched page (fetcher.parse). */
@@ -110,7 +111,11 @@ export async function fetch(ctx: NutchContext, args: FetchArgs, opts: StageOptio
           log.warn(`inline parse of ${url} failed: ${(err as Error).message}`);
         }
       }
-      await output.write(item.partition, url, datum, content);
+      try {
+        await output.write(item.partition, url, datum, content);
+      } catch (err) {
+        throw storageWriteFailure(err, segment.name, url);
+      }
       if (fetchStatus !== CrawlStatus.STATUS_LINKED) {
         pages++;
         opts.onProgress?.({ type: 'page', stage: 'fetch', url, status: statusName(fetchStatus), httpCode: Number(content?.metadata[ContentMeta.RESPONSE_CODE]?.[0]) || undefined, bytes: content?.content.length, ms: now - (startedAt.get(item) ?? now) });
@@ -154,6 +159,8 @@ export async function fetch(ctx: NutchContext, args: FetchArgs, opts: StageOptio
       startedAt.set(item, Date.now());
       processItem(deps, item)
         .catch(async (err) => {
+          // a failed write stops the stage (what was committed stays); it is never blamed on the protocol
+          if (isStorageWriteFailure(err)) throw err;
           let extension: string | undefined;
           try {
             extension = protocols.select(item.url).extensionId;
