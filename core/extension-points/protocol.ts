@@ -7,6 +7,7 @@
 import { NutchError } from '../errors.js';
 import type { CrawlDatum } from '../model/crawl-datum.js';
 import type { ProtocolOutput } from '../model/protocol-status.js';
+import type { ContentLease } from '../protocol/content-budget.js';
 
 export interface RobotRules {
   isAllowed(url: string): boolean;
@@ -18,7 +19,11 @@ export interface RobotRules {
 }
 
 export interface Protocol {
-  getProtocolOutput(url: string, datum: CrawlDatum, opts?: { signal?: AbortSignal }): Promise<ProtocolOutput>;
+  /**
+   * `memory`, when the fetcher passes one, is this response's share of fetcher.content.budget: reserve
+   * bytes on it before holding them, and when it refuses, drop the response (EXCEPTION, retried later).
+   */
+  getProtocolOutput(url: string, datum: CrawlDatum, opts?: { signal?: AbortSignal; memory?: ContentLease }): Promise<ProtocolOutput>;
   getRobotRules?(url: string, datum: CrawlDatum | null, opts?: { signal?: AbortSignal }): Promise<RobotRules>;
   /** Releases connections; called when the crawler closes. */
   close?(): Promise<void>;

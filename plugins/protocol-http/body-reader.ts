@@ -16,6 +16,8 @@ export interface BodyResult {
   truncated: TruncatedReason | null;
   /** The read error when truncated by DISCONNECT or when nothing arrived. */
   error?: unknown;
+  /** The in-flight content budget refused the bytes: the response is to be dropped. */
+  refused?: boolean;
 }
 
 export interface BodyLimits {
@@ -25,6 +27,8 @@ export interface BodyLimits {
   deadline: number;
   /** The identity body's Content-Length when the server sent one: the buffer is allocated once. */
   expectedBytes?: number;
+  /** Reserves bytes on the fetcher's in-flight budget before they are held (false: drop the response). */
+  reserve?: (bytes: number) => boolean;
 }
 
 function decoderFor(encoding: string, first: Buffer): Transform | null {
@@ -75,7 +79,7 @@ async function* decodedChunks(body: AsyncIterable<Buffer>, encoding: string): As
 export async function readBody(body: Readable & AsyncIterable<Buffer>, encoding: string, limits: BodyLimits): Promise<BodyResult> {
   const max = Math.max(0, limits.maxBytes);
   const expected = isIdentity(encoding) ? limits.expectedBytes : undefined;
-  const sink = new BodySink(max, expected);
+  const sink = new BodySink(max, expected, limits.reserve);
   let truncated: TruncatedReason | null = null;
   let timedOut = false;
   const remaining = limits.deadline - Date.now();
@@ -88,6 +92,7 @@ export async function readBody(body: Readable & AsyncIterable<Buffer>, encoding:
   try {
     for await (const chunk of decodedChunks(body, encoding)) {
       if (!sink.push(chunk)) {
+        if (sink.refused) return { bytes: new Uint8Array(0), truncated: null, refused: true };
         truncated = 'LENGTH';
         break;
       }

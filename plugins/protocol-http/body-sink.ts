@@ -9,7 +9,10 @@ export class BodySink {
   private chunks: Buffer[] = [];
   private total = 0;
 
-  constructor(private readonly max: number, expected?: number) {
+  /** Set when the in-flight budget refused bytes: the response must be dropped. */
+  refused = false;
+
+  constructor(private readonly max: number, expected?: number, private readonly reserve?: (bytes: number) => boolean) {
     if (expected !== undefined && Number.isSafeInteger(expected) && expected > 0) {
       this.buffer = Buffer.allocUnsafe(Math.min(expected, max));
     }
@@ -19,11 +22,15 @@ export class BodySink {
     return this.total;
   }
 
-  /** Appends what fits; false when bytes had to be dropped (the body is longer than the maximum). */
+  /** Appends what fits; false when bytes had to be dropped (longer than the maximum, or `refused`). */
   push(chunk: Buffer): boolean {
     const room = this.max - this.total;
     const take = chunk.length <= room ? chunk : chunk.subarray(0, Math.max(0, room));
     if (take.length > 0) {
+      if (this.reserve && !this.reserve(take.length)) {
+        this.refused = true;
+        return false;
+      }
       if (this.buffer && this.total + take.length <= this.buffer.length) {
         take.copy(this.buffer, this.total);
       } else {

@@ -8,7 +8,7 @@
 import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
 import {
   ContentMeta, ProtocolStatusCode, RobotRulesParser, createContent, effectiveContentLimit, protocolStatus,
-  type CrawlDatum, type PluginContext, type Protocol, type ProtocolOutput, type RobotRules, type RobotsFetch, type Configuration, type Logger,
+  type ContentLease, type CrawlDatum, type PluginContext, type Protocol, type ProtocolOutput, type RobotRules, type RobotsFetch, type Configuration, type Logger,
 } from '../../sdk/plugin.js';
 import { baseHeaders, canonicalHeaderName, firstHeader, headersToMetadata } from './http-headers.js';
 import { readBody } from './body-reader.js';
@@ -72,7 +72,7 @@ export class Http implements Protocol {
     return this.agent;
   }
 
-  async getProtocolOutput(url: string, datum: CrawlDatum, opts: { signal?: AbortSignal } = {}): Promise<ProtocolOutput> {
+  async getProtocolOutput(url: string, datum: CrawlDatum, opts: { signal?: AbortSignal; memory?: ContentLease } = {}): Promise<ProtocolOutput> {
     let u: URL;
     try {
       u = new URL(url);
@@ -87,7 +87,12 @@ export class Http implements Protocol {
       const res = await request(u, { method: 'GET', headers, dispatcher: this.dispatcherFor(u), signal: opts.signal });
       const encoding = firstHeader(res.headers, 'content-encoding') ?? '';
       const declared = Number(firstHeader(res.headers, 'content-length'));
-      const body = await readBody(res.body as never, encoding, { maxBytes: this.contentLimit, deadline, expectedBytes: Number.isSafeInteger(declared) ? declared : undefined });
+      const reserve = opts.memory ? (n: number) => opts.memory!.reserve(n) : undefined;
+      const body = await readBody(res.body as never, encoding, { maxBytes: this.contentLimit, deadline, expectedBytes: Number.isSafeInteger(declared) ? declared : undefined, reserve });
+      if (body.refused) {
+        // other responses hold the rest of the budget: drop this one, the fetcher retries it later
+        return { content: null, status: protocolStatus(ProtocolStatusCode.EXCEPTION, `content budget exhausted (fetcher.content.budget) while reading ${url}`) };
+      }
       if (body.error && body.bytes.length === 0) throw body.error;
       const metadata = headersToMetadata(res.headers);
       metadata[ContentMeta.RESPONSE_CODE] = [String(res.statusCode)];

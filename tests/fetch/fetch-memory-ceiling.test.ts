@@ -113,3 +113,32 @@ test('a segment write that fails stops the fetch with a storage error, not a pro
   assert.deepEqual(new Set(fetched.map((r) => r.url)), new Set(web.allUrls()));
   assert.equal(fetched.length, web.allUrls().length, 'no page fetched twice');
 });
+
+test('fetcher.content.budget bounds the bytes held by all in-flight responses; a refused response is retried, not truncated', async (t) => {
+  const { fetch } = await import('../../core/crawl/fetch/index.js');
+  const hosts = 6;
+  const web = await startTestWeb({ hosts, pagesPerHost: 1, linksPerPage: 1 });
+  t.after(() => web.close());
+  const budget = 8 * MiB;
+  const ctx = fetchContext(t, { 'http.content.limit': '-1', 'fetcher.content.ceiling': String(4 * MiB), 'fetcher.content.budget': String(budget) });
+  const urls = Array.from({ length: hosts }, (_, h) => web.url(h, '/special/endless?chunk=65536&interval=1'));
+  const seg = await generateSegment(ctx, [urls]);
+  const counters = await fetch(ctx, { segment: seg, threads: hosts });
+  assert.ok(counters.content_budget_peak! <= budget, `peak ${counters.content_budget_peak}`);
+  const recs = new Map((await readPart(ctx, seg, 'crawl_fetch')).map((x) => [x.url, x.value]));
+  const content = new Map((await readPart(ctx, seg, 'content')).map((x) => [x.url, x.value]));
+  let ok = 0;
+  for (const url of urls) {
+    const st = statusName(recs.get(url)!.status);
+    if (st === 'fetch_success') {
+      ok++;
+      assert.equal(content.get(url)!.content.length, 4 * MiB, url);
+    } else {
+      assert.equal(st, 'fetch_retry', url);
+      assert.match(recs.get(url)!.metaData._pst_?.[0] ?? '', /fetcher\.content\.budget/);
+    }
+  }
+  assert.ok(ok >= 1, 'a refusal frees room: some responses complete');
+  assert.equal(counters.content_budget_refused ?? 0, hosts - ok);
+  assert.ok((counters.content_budget_refused ?? 0) >= 1, 'six 4 MiB bodies at once do not fit in 8 MiB');
+});

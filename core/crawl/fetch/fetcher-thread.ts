@@ -16,6 +16,7 @@ import type { URLFilters } from '../../extension-points/url-filter.js';
 import type { ScoringFilters } from '../../extension-points/scoring-filter.js';
 import { count, type Counters } from '../progress.js';
 import type { FetchItemQueues } from './fetch-item-queues.js';
+import type { ContentBudget } from '../../protocol/content-budget.js';
 import { createFetchItem, type FetchItem } from './fetch-item.js';
 import { fetchStatusFor, statusCounterName } from './status-mapping.js';
 
@@ -33,6 +34,8 @@ export interface FetcherThreadDeps {
   /** ms; the least crawl-delay taken from robots.txt. */
   minCrawlDelay: number;
   maxUrlLength: number;
+  /** fetcher.content.budget: bytes of response bodies held at once across all in-flight items. */
+  budget?: ContentBudget;
   /** Records one result (the fetcher writes it and runs the inline parse). */
   output(item: FetchItem, url: string, datum: CrawlDatum, content: Content | null, status: ProtocolStatus | null, fetchStatus: number): Promise<void>;
 }
@@ -80,28 +83,34 @@ export async function processItem(d: FetcherThreadDeps, item: FetchItem): Promis
     }
   }
 
-  const out = await protocol.getProtocolOutput(url, datum);
-  const status = out.status;
-  const fetchStatus = fetchStatusFor(status.code);
-  count(d.counters, statusCounterName(status.code));
-  if (out.content) count(d.counters, 'bytes_downloaded', out.content.content.length);
-  if (status.code === ProtocolStatusCode.EXCEPTION) {
-    d.log.info(`fetch of ${url} failed with: ${status.args[0] ?? 'exception'}`);
-    const retryAfter = Number(out.content?.metadata['Retry-After']?.[0]);
-    if (Number.isFinite(retryAfter) && retryAfter > 0) {
-      const wait = d.maxCrawlDelay >= 0 ? Math.min(retryAfter, d.maxCrawlDelay) : retryAfter;
-      queue.pauseUntil(Date.now() + wait);
-      count(d.counters, 'retry_after');
+  // the response's bytes count against fetcher.content.budget until its output is written
+  const lease = d.budget?.lease();
+  try {
+    const out = await protocol.getProtocolOutput(url, datum, lease ? { memory: lease } : undefined);
+    const status = out.status;
+    const fetchStatus = fetchStatusFor(status.code);
+    count(d.counters, statusCounterName(status.code));
+    if (out.content) count(d.counters, 'bytes_downloaded', out.content.content.length);
+    if (status.code === ProtocolStatusCode.EXCEPTION) {
+      d.log.info(`fetch of ${url} failed with: ${status.args[0] ?? 'exception'}`);
+      const retryAfter = Number(out.content?.metadata['Retry-After']?.[0]);
+      if (Number.isFinite(retryAfter) && retryAfter > 0) {
+        const wait = d.maxCrawlDelay >= 0 ? Math.min(retryAfter, d.maxCrawlDelay) : retryAfter;
+        queue.pauseUntil(Date.now() + wait);
+        count(d.counters, 'retry_after');
+      }
+      const dropped = d.queues.recordException(item.queueId);
+      if (dropped.length) {
+        count(d.counters, 'AboveExceptionThresholdInQueue', dropped.length);
+        d.log.info(`queue ${item.queueId} dropped ${dropped.length} URLs after ${queue.exceptions} exceptions (fetcher.max.exceptions.per.queue)`);
+      }
     }
-    const dropped = d.queues.recordException(item.queueId);
-    if (dropped.length) {
-      count(d.counters, 'AboveExceptionThresholdInQueue', dropped.length);
-      d.log.info(`queue ${item.queueId} dropped ${dropped.length} URLs after ${queue.exceptions} exceptions (fetcher.max.exceptions.per.queue)`);
+    await d.output(item, url, datum, out.content, status, fetchStatus);
+    if (status.code === ProtocolStatusCode.MOVED || status.code === ProtocolStatusCode.TEMP_MOVED) {
+      await handleRedirect(d, item, status.args[0] ?? '', status.code === ProtocolStatusCode.TEMP_MOVED);
     }
-  }
-  await d.output(item, url, datum, out.content, status, fetchStatus);
-  if (status.code === ProtocolStatusCode.MOVED || status.code === ProtocolStatusCode.TEMP_MOVED) {
-    await handleRedirect(d, item, status.args[0] ?? '', status.code === ProtocolStatusCode.TEMP_MOVED);
+  } finally {
+    lease?.release();
   }
   return false;
 }

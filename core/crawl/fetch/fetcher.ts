@@ -20,6 +20,7 @@ import { processItem, type FetcherThreadDeps } from './fetcher-thread.js';
 import { formatProtocolStatus } from './status-mapping.js';
 import { FetchMonitor } from './fetch-monitor.js';
 import { isStorageWriteFailure, storageWriteFailure } from './storage-write-failure.js';
+import { ContentBudget } from '../../protocol/content-budget.js';
 import type { FetchItem } from './fetch-item.js';
 
 /** What the inline parse hook learns about a fetched page (fetcher.parse). */
@@ -75,12 +76,14 @@ export async function fetch(ctx: NutchContext, args: FetchArgs, opts: StageOptio
     const parseInline = conf.getBoolean('fetcher.parse', false);
     if (parseInline && !args.parse) log.warn('fetcher.parse is true but no parser is wired to this fetch; content is stored unparsed (run nutch parse)');
 
+    const budget = ContentBudget.fromConf(conf);
     const deps: FetcherThreadDeps = {
       queues, protocols, normalizers, filters, scoring, counters, log,
       maxRedirect: conf.getInt('http.redirect.max', 0),
       maxCrawlDelay: conf.getFloat('fetcher.max.crawl.delay', 30) < 0 ? -1 : conf.getFloat('fetcher.max.crawl.delay', 30) * 1000,
       minCrawlDelay: conf.getFloat('fetcher.min.crawl.delay', 0) * 1000,
       maxUrlLength: conf.getInt('db.max.outlink.length', 4096),
+      budget,
       async output(item, url, datum, content, status, fetchStatus) {
         await record(item, url, datum, content, status, fetchStatus);
       },
@@ -204,6 +207,8 @@ export async function fetch(ctx: NutchContext, args: FetchArgs, opts: StageOptio
       opts.signal?.removeEventListener('abort', onAbort);
     }
     if (feeder.stats.skippedStored) counters.resumed_skipped = feeder.stats.skippedStored;
+    if (budget.peak) counters.content_budget_peak = budget.peak;
+    if (budget.refused) counters.content_budget_refused = budget.refused;
     const ms = Date.now() - started;
     log.info(`fetch of ${segment.name} done in ${(ms / 1000).toFixed(1)} s: ${pages} pages (${(pages / Math.max(0.001, ms / 1000)).toFixed(1)} pages/s)`, counters);
     opts.onProgress?.({ type: 'stage-end', stage: 'fetch', counters, ms });
