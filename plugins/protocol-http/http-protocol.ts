@@ -7,12 +7,14 @@
  */
 import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
 import {
-  ContentMeta, ProtocolStatusCode, RobotRulesParser, createContent, effectiveContentLimit, protocolStatus,
+  AddressPolicy, ContentMeta, ProtocolStatusCode, RobotRulesParser, bareHost, isAddressDenied, createContent, effectiveContentLimit, protocolStatus,
   type ContentLease, type CrawlDatum, type PluginContext, type Protocol, type ProtocolOutput, type RobotRules, type RobotsFetch, type Configuration, type Logger,
 } from '../../sdk/plugin.js';
 import { baseHeaders, canonicalHeaderName, firstHeader, headersToMetadata } from './http-headers.js';
 import { readBody } from './body-reader.js';
 import { statusForCode } from './status-mapping.js';
+import { guardedConnector } from './guarded-connector.js';
+import { isIP } from 'node:net';
 import { sniffContentType } from './content-type.js';
 
 /** Datum metadata key of the response time in ms (Nutch's RESPONSE_TIME `_rs_`). */
@@ -36,6 +38,7 @@ export class Http implements Protocol {
   private readonly proxy: ProxyAgent | null;
   private readonly proxyExceptions: Set<string>;
   private readonly robots: RobotRulesParser;
+  private readonly addressPolicy: AddressPolicy | null;
 
   constructor(ctx: PluginContext) {
     this.conf = ctx.conf;
@@ -51,7 +54,10 @@ export class Http implements Protocol {
     this.storeRequest = ctx.conf.getBoolean('store.http.request', false);
     const rejectUnauthorized = ctx.conf.getBoolean('http.tls.certificates.check', false);
     const timeouts = { connect: { timeout: this.timeout, rejectUnauthorized }, headersTimeout: this.timeout, bodyTimeout: this.timeout, keepAliveTimeout: 10_000 };
-    this.agent = new Agent({ ...timeouts, pipelining: 1 });
+    // the SSRF guard sits in the connector, so pages, redirects, robots.txt and its redirects all pass it
+    this.addressPolicy = AddressPolicy.fromConf(ctx.conf);
+    const connect = this.addressPolicy ? guardedConnector(this.addressPolicy, timeouts.connect) : timeouts.connect;
+    this.agent = new Agent({ ...timeouts, connect, pipelining: 1 });
     const proxyHost = ctx.conf.getString('http.proxy.host').trim();
     if (proxyHost) {
       const user = ctx.conf.getString('http.proxy.username');
@@ -68,7 +74,11 @@ export class Http implements Protocol {
   }
 
   private dispatcherFor(url: URL): Dispatcher {
-    if (this.proxy && !this.proxyExceptions.has(url.hostname.toLowerCase())) return this.proxy;
+    if (this.proxy && !this.proxyExceptions.has(url.hostname.toLowerCase())) {
+      // the proxy resolves names itself: only an address literal can be checked here
+      if (this.addressPolicy && isIP(bareHost(url.hostname))) this.addressPolicy.check(bareHost(url.hostname), url.hostname);
+      return this.proxy;
+    }
     return this.agent;
   }
 
@@ -123,6 +133,7 @@ export class Http implements Protocol {
       if (Number.isFinite(lm)) status.lastModified = lm;
       return { content, status };
     } catch (err) {
+      if (isAddressDenied(err)) return { content: null, status: protocolStatus(ProtocolStatusCode.ACCESS_DENIED, deniedMessage(err)) };
       return { content: null, status: protocolStatus(ProtocolStatusCode.EXCEPTION, describeError(err)) };
     }
   }
@@ -151,6 +162,14 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
   if (/^\d+$/.test(v)) return Number(v) * 1000;
   const at = Date.parse(v);
   return Number.isFinite(at) ? Math.max(0, at - now) : null;
+}
+
+/** The NUTCH_ADDRESS_DENIED message, wherever undici wrapped it. */
+function deniedMessage(err: unknown): string {
+  for (let e = err as { code?: unknown; cause?: unknown; message?: string } | undefined, i = 0; e && i < 5; e = e.cause as typeof e, i++) {
+    if (e.code === 'NUTCH_ADDRESS_DENIED') return String(e.message);
+  }
+  return describeError(err);
 }
 
 function describeError(err: unknown): string {

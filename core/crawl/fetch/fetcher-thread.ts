@@ -91,6 +91,10 @@ export async function processItem(d: FetcherThreadDeps, item: FetchItem): Promis
     const fetchStatus = fetchStatusFor(status.code);
     count(d.counters, statusCounterName(status.code));
     if (out.content) count(d.counters, 'bytes_downloaded', out.content.content.length);
+    if (status.code === ProtocolStatusCode.ACCESS_DENIED && /http\.address\.deny/.test(status.args[0] ?? '')) {
+      count(d.counters, 'address_denied');
+      d.log.info(`fetch of ${url} refused: ${status.args[0]}`);
+    }
     if (status.code === ProtocolStatusCode.EXCEPTION) {
       d.log.info(`fetch of ${url} failed with: ${status.args[0] ?? 'exception'}`);
       const retryAfter = Number(out.content?.metadata['Retry-After']?.[0]);
@@ -128,6 +132,12 @@ async function handleRedirect(d: FetcherThreadDeps, item: FetchItem, target: str
     return;
   }
   if (filtered === item.url) return; // a redirect to itself is not followed (Nutch)
+  if (isWebUrl(item.url) && !isWebUrl(filtered)) {
+    // a remote server must never make the crawler read a local resource (file:///etc/passwd)
+    count(d.counters, 'redirect_scheme_refused');
+    d.log.info(`redirect ${item.url} -> ${filtered.slice(0, 200)} refused: an http(s) URL never redirects to another scheme`);
+    return;
+  }
   const newDatum = createCrawlDatum({
     status: d.maxRedirect > 0 ? CrawlStatus.STATUS_DB_UNFETCHED : CrawlStatus.STATUS_LINKED,
     fetchInterval: item.datum.fetchInterval,
@@ -159,4 +169,8 @@ async function handleRedirect(d: FetcherThreadDeps, item: FetchItem, target: str
   if (!next) return;
   count(d.counters, 'redirect_followed');
   d.queues.add(next, true);
+}
+
+function isWebUrl(url: string): boolean {
+  return /^https?:/i.test(url);
 }
