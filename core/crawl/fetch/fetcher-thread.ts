@@ -134,8 +134,14 @@ async function handleRedirect(d: FetcherThreadDeps, item: FetchItem, target: str
   if (filtered === item.url) return; // a redirect to itself is not followed (Nutch)
   if (isWebUrl(item.url) && !isWebUrl(filtered)) {
     // a remote server must never make the crawler read a local resource (file:///etc/passwd)
-    count(d.counters, 'redirect_scheme_refused');
-    d.log.info(`redirect ${item.url} -> ${filtered.slice(0, 200)} refused: an http(s) URL never redirects to another scheme`);
+    let handled = true;
+    try {
+      d.protocols.select(filtered);
+    } catch {
+      handled = false;
+    }
+    count(d.counters, handled ? 'redirect_scheme_refused' : 'redirect_unsupported_scheme');
+    d.log.info(`redirect ${item.url} -> ${filtered.slice(0, 200)} not followed: an http(s) URL never redirects to another scheme`);
     return;
   }
   const newDatum = createCrawlDatum({
