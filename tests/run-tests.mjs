@@ -27,9 +27,26 @@ if (files.length === 0) {
   console.error('run-tests: no test files matched');
   process.exit(1);
 }
+// NUTCH_TEST_STORAGE=postgres: the stage tests run on PostgreSQL — one throwaway cluster for the run
+// (tests/helpers/postgres-server.ts), each test context in a schema of its own (tests/helpers/test-storage.ts).
+let pgServer = null;
+const env = { ...process.env };
+if (env.NUTCH_TEST_STORAGE === 'postgres' && !env.NUTCH_TEST_STORAGE_URL) {
+  const { register } = await import('tsx/esm/api');
+  register();
+  const { startPostgres } = await import('./helpers/postgres-server.ts');
+  pgServer = await startPostgres();
+  if (!pgServer) {
+    console.error('run-tests: NUTCH_TEST_STORAGE=postgres but PostgreSQL (initdb, postgres) is not installed');
+    process.exit(1);
+  }
+  env.NUTCH_TEST_STORAGE_URL = pgServer.url;
+  console.error(`run-tests: storage on PostgreSQL ${pgServer.url} (PID ${pgServer.pid})`);
+}
 const result = spawnSync(
   process.execPath,
   ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files],
-  { cwd: root, stdio: 'inherit' },
+  { cwd: root, stdio: 'inherit', env },
 );
+await pgServer?.stop();
 process.exit(result.status ?? 1);

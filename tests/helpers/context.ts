@@ -5,6 +5,7 @@
 import { createContext, type CreateContextOptions, type NutchContext } from '../../core/crawl/context.js';
 import { createMemoryLogger, type MemoryLogger } from '../../core/log.js';
 import { tempDir } from './temp-dir.js';
+import { testStorageUrl } from './test-storage.js';
 
 export type TestNutchContext = NutchContext & { log: MemoryLogger };
 
@@ -14,7 +15,10 @@ export function fixtureContext(
 ): TestNutchContext {
   const confDir = opts.cwd ?? tempDir(t);
   const log = createMemoryLogger();
-  const ctx = createContext({ includeBuiltins: false, cwd: confDir, root: confDir, env: { NUTCH_CONF_DIR: confDir }, logger: log, ...opts });
+  // NUTCH_TEST_STORAGE=postgres runs every stage test on PostgreSQL (tests/helpers/test-storage.ts)
+  const storageUrl = opts.storage ? '' : testStorageUrl();
+  const config = storageUrl ? { 'storage.url': storageUrl, ...opts.config } : opts.config;
+  const ctx = createContext({ includeBuiltins: false, cwd: confDir, root: confDir, env: { NUTCH_CONF_DIR: confDir }, logger: log, ...opts, ...(config ? { config } : {}) });
   t.after(() => ctx.close());
   return ctx as TestNutchContext;
 }
