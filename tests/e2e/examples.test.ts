@@ -11,7 +11,6 @@ import { join } from 'node:path';
 import { packedApp } from '../helpers/packed-app.js';
 import { spawnNutch } from '../helpers/cli.js';
 import { startTestWeb } from '../web/test-web.js';
-import { projectRoot } from '../helpers/temp-dir.js';
 
 function runApp(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
@@ -30,11 +29,17 @@ function setSite(appDir: string, values: Record<string, unknown>): void {
   writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), ...values }, null, 2));
 }
 
-test('the example plugin unit tests pass', async () => {
-  const r = await new Promise<number>((resolve) => {
-    spawn(process.execPath, ['--test', 'test/'], { cwd: join(projectRoot, 'examples', 'index-readingtime'), stdio: 'ignore' }).on('close', (c) => resolve(c ?? -1));
+test('the example plugin tests pass, run by nutch-ts/testing from the packed SDK', { timeout: 240_000 }, async () => {
+  const app = await packedApp();
+  const r = await new Promise<{ code: number; out: string }>((resolve) => {
+    let out = '';
+    const child = spawn(process.execPath, ['--test', 'test/'], { cwd: app.examplePluginDir, env: { PATH: process.env.PATH } });
+    child.stdout.on('data', (c) => (out += c));
+    child.stderr.on('data', (c) => (out += c));
+    child.on('close', (c) => resolve({ code: c ?? -1, out }));
   });
-  assert.equal(r, 0);
+  assert.equal(r.code, 0, r.out);
+  assert.match(r.out, /pass 3/);
 });
 
 test('embedding app crawls with the packed SDK and the packed example plugin', { timeout: 240_000 }, async (t) => {

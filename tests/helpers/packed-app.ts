@@ -23,6 +23,8 @@ export interface PackedApp {
   pluginPackage: string;
   /** examples/embedding-app set up inside the app (its dependencies resolve from the app's node_modules). */
   exampleAppDir: string;
+  /** examples/index-readingtime with its tests, inside the app (nutch-ts resolves from the app's node_modules). */
+  examplePluginDir: string;
 }
 
 export const thirdPartyPlugin = join(fixturesDir, 'third-party', 'nutch-urlfilter-example');
@@ -54,7 +56,7 @@ function run(cmd: string, args: string[], cwd: string): string {
 
 function layout(appDir: string): PackedApp {
   const nutchRoot = join(appDir, 'node_modules', 'nutch-ts');
-  return { appDir, nutchBin: join(appDir, 'node_modules', '.bin', 'nutch'), nutchRoot, pluginPackage: join(appDir, 'node_modules', 'nutch-urlfilter-example'), exampleAppDir: join(appDir, 'example-app') };
+  return { appDir, nutchBin: join(appDir, 'node_modules', '.bin', 'nutch'), nutchRoot, pluginPackage: join(appDir, 'node_modules', 'nutch-urlfilter-example'), exampleAppDir: join(appDir, 'example-app'), examplePluginDir: join(appDir, 'example-plugin') };
 }
 
 function build(target: string): void {
@@ -91,6 +93,9 @@ function buildInto(work: string): void {
   const app = join(work, 'app');
   writeFile(join(app, 'package.json'), { name: 'e2e-app', version: '1.0.0', private: true, type: 'module' });
   run('npm', ['install', '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund', nutchTgz, pluginTgz, exampleTgz], app);
+  // The example plugin's sources with its tests, as its author has them: `nutch-ts` (a devDependency)
+  // resolves from the app's node_modules.
+  cpSync(examplePlugin, join(app, 'example-plugin'), { recursive: true, filter: (src) => !src.includes('node_modules') });
   // The embedding example: its own package.json and nutch-site.json; node_modules resolve from the app's.
   cpSync(exampleApp, join(app, 'example-app'), { recursive: true, filter: (src) => !src.includes('node_modules') && !src.endsWith('/crawl') });
   const sqliteBuild = join(projectRoot, 'node_modules', 'better-sqlite3', 'build');

@@ -1,10 +1,25 @@
-// Unit test of the filter on its own (run with `npm test` inside this folder, or from the nutch-ts repo).
+// Tests of the plugin as nutch-ts runs it: nutch-ts/testing loads this folder as a plugin (its
+// package.json "nutch" manifest), activates it, and runs the IndexingFilter chain the way the index
+// stage does. Run with `npm test` in this folder (nutch-ts is a devDependency).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ReadingTimeIndexingFilter, countWords } from '../index.js';
+import { fileURLToPath } from 'node:url';
+import { createTestContext, runIndexingFilter } from 'nutch-ts/testing';
+import { countWords } from '../index.js';
 
-const conf = (values) => ({ getInt: (k, d) => (k in values ? values[k] : d) });
-const ctx = (text) => ({ url: 'http://x/', parse: { text, data: {}, isCanonical: true }, dbDatum: null, fetchDatum: null, inlinks: null });
+const pluginDir = fileURLToPath(new URL('..', import.meta.url));
+
+async function indexed(text, config = {}) {
+  const ctx = createTestContext({
+    pluginFolders: [pluginDir],
+    config: { 'plugin.includes': 'nutch-index-readingtime', ...config },
+  });
+  try {
+    return await runIndexingFilter(ctx, { url: 'http://example.org/', text });
+  } finally {
+    await ctx.close();
+  }
+}
 
 test('counts words, hyphenated and apostrophe words as one', () => {
   assert.equal(countWords("It's a well-known fact: 42 crawlers!"), 5);
@@ -12,13 +27,12 @@ test('counts words, hyphenated and apostrophe words as one', () => {
   assert.equal(countWords('Ünïcödé wörds ok'), 3);
 });
 
-test('adds wordcount and readingtime, rounding up', () => {
-  const f = new ReadingTimeIndexingFilter({ conf: conf({ 'readingtime.words.per.minute': 2 }) });
-  const doc = f.filter({ fields: {}, weight: 1, documentMeta: {} }, ctx('one two three'));
-  assert.deepEqual(doc.fields, { wordcount: [3], readingtime: [2] });
+test('adds wordcount and readingtime, rounding up', async () => {
+  const doc = await indexed('one two three', { 'readingtime.words.per.minute': 2 });
+  assert.deepEqual(doc.fields.wordcount, [3]);
+  assert.deepEqual(doc.fields.readingtime, [2]);
 });
 
-test('drops documents below readingtime.min.words', () => {
-  const f = new ReadingTimeIndexingFilter({ conf: conf({ 'readingtime.min.words': 5 }) });
-  assert.equal(f.filter({ fields: {}, weight: 1, documentMeta: {} }, ctx('too short')), null);
+test('drops documents below readingtime.min.words', async () => {
+  assert.equal(await indexed('too short', { 'readingtime.min.words': 5 }), null);
 });
