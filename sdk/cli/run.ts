@@ -50,7 +50,9 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     return ExitCode.OK;
   }
   try {
-    return await command.run(rest, io);
+    const code = await command.run(rest, io);
+    // cut short by a polite stop: the work is not all done, so the exit says "stopped" (130)
+    return code === ExitCode.OK && io.signal.aborted ? ExitCode.INTERRUPTED : code;
   } catch (err) {
     if (io.signal.aborted) return ExitCode.INTERRUPTED;
     if (isNutchError(err)) {

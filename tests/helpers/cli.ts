@@ -41,7 +41,7 @@ export function spawnNutch(argv: string[], opts: CliOptions & { bin?: string }):
 }
 
 /** Like spawnNutch, but hands back the child too, so a test can signal it while it runs. */
-export function startNutch(argv: string[], opts: CliOptions & { bin?: string }): { child: ChildProcessWithoutNullStreams; result: Promise<CliResult> } {
+export function startNutch(argv: string[], opts: CliOptions & { bin?: string; keepStdinOpen?: boolean }): { child: ChildProcessWithoutNullStreams; result: Promise<CliResult> } {
   // tsx by URL: `--import tsx` would resolve against the child's working directory (a temp dir).
   const args = opts.bin ? [opts.bin, ...argv] : ['--import', import.meta.resolve('tsx'), join(projectRoot, 'sdk', 'cli', 'main.ts'), ...argv];
   const child = spawn(process.execPath, args, { cwd: opts.cwd, env: { PATH: process.env.PATH, ...opts.env }, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -52,7 +52,8 @@ export function startNutch(argv: string[], opts: CliOptions & { bin?: string }):
     child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    child.stdin.end(opts.stdin ?? '');
+    if (opts.keepStdinOpen) child.stdin.write(opts.stdin ?? '');
+    else child.stdin.end(opts.stdin ?? '');
   });
   return { child, result };
 }

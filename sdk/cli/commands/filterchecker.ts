@@ -20,7 +20,7 @@ export const filterCheckerCommand: Command = {
     try {
       const filters = await ctx.extensions.urlFilters(args.values.get('-filterName'));
       const json = args.flags.has('-json');
-      for await (const line of checkerLines(io.stdin, args.flags.has('-stdin') || args.positional.length === 0, args.positional)) {
+      for await (const line of checkerLines(io.stdin, args.flags.has('-stdin') || args.positional.length === 0, args.positional, io.signal)) {
         const url = line.trim();
         const { result, rejectedBy } = filters.trace(url);
         const out = json

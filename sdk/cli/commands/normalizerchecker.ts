@@ -20,7 +20,7 @@ export const normalizerCheckerCommand: Command = {
     try {
       const normalizers = await ctx.extensions.urlNormalizers(args.values.get('-scope') ?? 'default', args.values.get('-normalizer'));
       const json = args.flags.has('-json');
-      for await (const line of checkerLines(io.stdin, args.flags.has('-stdin') || args.positional.length === 0, args.positional)) {
+      for await (const line of checkerLines(io.stdin, args.flags.has('-stdin') || args.positional.length === 0, args.positional, io.signal)) {
         const url = line.trim();
         const t = normalizers.trace(url);
         const out = json ? JSON.stringify({ url, result: t.result, changedBy: t.changedBy, ...(t.droppedBy ? { droppedBy: t.droppedBy } : {}) }) : t.result ?? '';

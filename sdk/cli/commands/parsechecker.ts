@@ -57,7 +57,7 @@ export const parseCheckerCommand: Command = {
     const protocols = new Set<Protocol>();
     try {
       let code: number = ExitCode.OK;
-      for await (const line of checkerLines(io.stdin, useStdin, args.positional)) {
+      for await (const line of checkerLines(io.stdin, useStdin, args.positional, io.signal)) {
         const url = line.trim();
         if (!url) continue;
         const rc = await checkOne(ctx, io, url, opts, protocols);

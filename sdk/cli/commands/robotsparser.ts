@@ -53,8 +53,8 @@ export const robotsParserCommand: Command = {
       }
       const json = args.flags.has('-json');
       const lines = stdin
-        ? checkerLines(io.stdin, true, [])
-        : checkerLines(io.stdin, false, readUrlFile(resolve(io.cwd, urlFile!)));
+        ? checkerLines(io.stdin, true, [], io.signal)
+        : checkerLines(io.stdin, false, readUrlFile(resolve(io.cwd, urlFile!)), io.signal);
       for await (const line of lines) {
         const url = line.trim();
         if (!url) continue;
