@@ -98,6 +98,8 @@ export function cloneCrawlDatum(d: CrawlDatum): CrawlDatum {
 export const DatumMeta = {
   GENERATE_TIME_KEY: '_ngt_',
   PROTO_STATUS_KEY: '_pst_',
+  /** The HTTP status code of the last fetch (Nutch's PROTOCOL_STATUS_CODE_KEY), counted by protocolstats. */
+  PROTOCOL_STATUS_CODE_KEY: 'nutch.protocol.code',
   FETCH_TIME_KEY: '_ftk_',
   FETCH_STATUS_KEY: '_fst_',
   SCORE_KEY: '_scr_',

@@ -27,6 +27,9 @@ import { mergesegsCommand } from './commands/mergesegs.js';
 import { mergelinkdbCommand } from './commands/mergelinkdb.js';
 import { freegenCommand } from './commands/freegen.js';
 import { sitemapCommand } from './commands/sitemap.js';
+import { domainstatsCommand } from './commands/domainstats.js';
+import { protocolstatsCommand } from './commands/protocolstats.js';
+import { crawlcompleteCommand } from './commands/crawlcomplete.js';
 
 export const commands: Command[] = [
   injectCommand,
@@ -56,4 +59,7 @@ export const commands: Command[] = [
   mergelinkdbCommand,
   freegenCommand,
   sitemapCommand,
+  domainstatsCommand,
+  protocolstatsCommand,
+  crawlcompleteCommand,
 ];

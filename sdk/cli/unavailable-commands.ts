@@ -18,9 +18,6 @@ export const unavailableCommands: Record<string, string> = {
   startserver: 'the Nutch REST server is not built: embed nutch-ts with createNutch() (see docs/embedding.md) in your own server',
   // still being built (issue 19); each leaves this table when it lands
   dump: 'not built yet: `nutch warc` exports the content of segments',
-  domainstats: 'not built yet: `nutch readdb <crawldb> -stats` gives CrawlDb counts',
-  protocolstats: 'not built yet: `nutch readdb <crawldb> -stats` gives CrawlDb counts',
-  crawlcomplete: 'not built yet: `nutch readdb <crawldb> -stats` gives CrawlDb counts',
   updatehostdb: 'not built yet: `nutch readdb <crawldb> -stats` gives CrawlDb counts',
   readhostdb: 'not built yet: `nutch readdb <crawldb> -stats` gives CrawlDb counts',
 };

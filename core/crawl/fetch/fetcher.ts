@@ -99,6 +99,8 @@ export async function fetch(ctx: NutchContext, args: FetchArgs, opts: StageOptio
         if (status.lastModified > 0) datum.modifiedTime = status.lastModified;
       }
       if (content) {
+        const httpCode = content.metadata[ContentMeta.RESPONSE_CODE]?.[0];
+        if (httpCode) datum.metaData[DatumMeta.PROTOCOL_STATUS_CODE_KEY] = [httpCode];
         content.metadata[ContentMeta.SEGMENT_NAME] = [segment.name];
         content.metadata[DatumMeta.FETCH_STATUS_KEY] = [String(fetchStatus)];
         content.metadata[ContentMeta.FETCH_TIME] = [String(now)];
