@@ -30,6 +30,7 @@ import { sitemapCommand } from './commands/sitemap.js';
 import { domainstatsCommand } from './commands/domainstats.js';
 import { protocolstatsCommand } from './commands/protocolstats.js';
 import { crawlcompleteCommand } from './commands/crawlcomplete.js';
+import { dumpCommand } from './commands/dump.js';
 
 export const commands: Command[] = [
   injectCommand,
@@ -62,4 +63,5 @@ export const commands: Command[] = [
   domainstatsCommand,
   protocolstatsCommand,
   crawlcompleteCommand,
+  dumpCommand,
 ];

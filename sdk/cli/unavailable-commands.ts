@@ -17,7 +17,6 @@ export const unavailableCommands: Record<string, string> = {
   junit: 'nutch-ts has no Java tests: run `npm test` in a checkout of nutch-ts',
   startserver: 'the Nutch REST server is not built: embed nutch-ts with createNutch() (see docs/embedding.md) in your own server',
   // still being built (issue 19); each leaves this table when it lands
-  dump: 'not built yet: `nutch warc` exports the content of segments',
   updatehostdb: 'not built yet: `nutch readdb <crawldb> -stats` gives CrawlDb counts',
   readhostdb: 'not built yet: `nutch readdb <crawldb> -stats` gives CrawlDb counts',
 };
