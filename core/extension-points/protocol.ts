@@ -24,7 +24,8 @@ export interface Protocol {
    * bytes on it before holding them, and when it refuses, drop the response (EXCEPTION, retried later).
    */
   getProtocolOutput(url: string, datum: CrawlDatum, opts?: { signal?: AbortSignal; memory?: ContentLease }): Promise<ProtocolOutput>;
-  getRobotRules?(url: string, datum: CrawlDatum | null, opts?: { signal?: AbortSignal }): Promise<RobotRules>;
+  /** `allowUrl`: the caller's URL policy; robots.txt redirects it rejects must not be followed. */
+  getRobotRules?(url: string, datum: CrawlDatum | null, opts?: { signal?: AbortSignal; allowUrl?: (url: string) => boolean }): Promise<RobotRules>;
   /** Releases connections; called when the crawler closes. */
   close?(): Promise<void>;
 }

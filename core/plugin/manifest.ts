@@ -145,9 +145,23 @@ function resolveMain(root: string, main: string, file: string): string {
       { file, pointer },
     );
   }
+  let chosen = target;
   if (!existsSync(target) && /\.(m?js)$/.test(target)) {
     const ts = target.replace(/\.(m?)js$/, '.$1ts');
-    if (existsSync(ts)) return ts;
+    if (existsSync(ts)) chosen = ts;
   }
-  return target;
+  // a symlink inside the folder may point anywhere: compare real paths (the root itself may be a link)
+  if (existsSync(chosen)) {
+    const realRoot = realpathSync(root);
+    const realTarget = realpathSync(chosen);
+    const realRel = relative(realRoot, realTarget);
+    if (realRel.startsWith('..') || isAbsolute(realRel) || realRel === '') {
+      throw new NutchError(
+        'NUTCH_MANIFEST_MAIN_OUTSIDE_ROOT',
+        `${file}: ${pointer} "${main}" is a link to ${realTarget}, outside the plugin folder ${realRoot}${sep}. A plugin's main module must live inside its folder.`,
+        { file, pointer },
+      );
+    }
+  }
+  return chosen;
 }

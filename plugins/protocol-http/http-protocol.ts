@@ -138,7 +138,7 @@ export class Http implements Protocol {
     }
   }
 
-  getRobotRules(url: string, _datum: CrawlDatum | null, opts: { signal?: AbortSignal } = {}): Promise<RobotRules> {
+  getRobotRules(url: string, _datum: CrawlDatum | null, opts: { signal?: AbortSignal; allowUrl?: (url: string) => boolean } = {}): Promise<RobotRules> {
     return this.robots.getRobotRules(url, this.fetchRobots, opts);
   }
 

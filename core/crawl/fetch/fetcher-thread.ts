@@ -54,7 +54,8 @@ export async function processItem(d: FetcherThreadDeps, item: FetchItem): Promis
   }
   const queue = d.queues.get(item.queueId);
   if (protocol.getRobotRules) {
-    const rules = await protocol.getRobotRules(url, datum);
+    // robots.txt redirects pass the same URL filters as pages and their redirects
+    const rules = await protocol.getRobotRules(url, datum, { allowUrl: (u) => u.length <= d.maxUrlLength && d.filters.filter(u) !== null });
     if (rules.isDeferVisits?.()) {
       // robots.txt answered 5xx/429: retry this URL and the rest of its queue later, as Nutch
       count(d.counters, 'robots_defer_visits');

@@ -59,7 +59,12 @@ export class RobotRulesParser {
   }
 
   /** The rules for the host of `url`, fetched once per cache period (concurrent callers share one fetch). */
-  async getRobotRules(url: string, fetchRobots: RobotsFetch, opts: { signal?: AbortSignal } = {}): Promise<RobotRulesSet> {
+  /**
+   * `allowUrl` is the caller's URL policy (the fetcher's URL filters): a robots.txt redirect to a URL
+   * it rejects is not followed (robots.txt counts as unreachable: allow all), so no request reaches a
+   * host the filters exclude.
+   */
+  async getRobotRules(url: string, fetchRobots: RobotsFetch, opts: { signal?: AbortSignal; allowUrl?: (url: string) => boolean } = {}): Promise<RobotRulesSet> {
     let u: URL;
     try {
       u = new URL(url);
@@ -72,13 +77,13 @@ export class RobotRulesParser {
     if (cached) return cached;
     let pending = this.inflight.get(key);
     if (!pending) {
-      pending = this.load(u, key, fetchRobots, opts.signal).finally(() => this.inflight.delete(key));
+      pending = this.load(u, key, fetchRobots, opts.signal, opts.allowUrl).finally(() => this.inflight.delete(key));
       this.inflight.set(key, pending);
     }
     return pending;
   }
 
-  private async load(u: URL, key: string, fetchRobots: RobotsFetch, signal?: AbortSignal): Promise<RobotRulesSet> {
+  private async load(u: URL, key: string, fetchRobots: RobotsFetch, signal?: AbortSignal, allowUrl?: (url: string) => boolean): Promise<RobotRulesSet> {
     let target = new URL('/robots.txt', u);
     let rules: RobotRulesSet;
     let cacheIt = true;
@@ -93,6 +98,11 @@ export class RobotRulesParser {
           }
           target = new URL(r.location, target);
           if (target.protocol !== 'http:' && target.protocol !== 'https:') {
+            rules = RobotRulesSet.allowAll();
+            break;
+          }
+          if (allowUrl && !allowUrl(target.href)) {
+            this.log.info(`robots.txt of ${u.host} redirects to ${target.href.slice(0, 200)}, which the URL filters reject: not followed, allowing all`);
             rules = RobotRulesSet.allowAll();
             break;
           }
