@@ -10,8 +10,8 @@ import { commands } from '../../sdk/cli/commands.js';
 test('nutch crawl --help / -h / nutch help crawl print crawl\'s usage to stdout and exit 0 (real binary)', async (t) => {
   const cwd = tempDir(t);
   const crawl = commands.find((c) => c.name === 'crawl')!;
-  for (const argv of [['crawl', '--help'], ['crawl', '-h'], ['help', 'crawl'], ['crawl', '-i', 'dir', '--help']]) {
-    const r = await spawnNutch(argv, { cwd, env: { NUTCH_CONF_DIR: cwd } });
+  for (const [argv, child] of [[['crawl', '--help'], true], [['help', 'crawl'], true], [['crawl', '-h'], false], [['crawl', '-i', 'dir', '--help'], false]] as const) {
+    const r = child ? await spawnNutch([...argv], { cwd, env: { NUTCH_CONF_DIR: cwd } }) : await runNutch([...argv], { cwd });
     assert.equal(r.code, 0, `${argv.join(' ')}: ${r.stderr}`);
     assert.equal(r.stdout, crawl.usage + '\n', argv.join(' '));
     assert.equal(r.stderr, '');
