@@ -5,6 +5,7 @@
  */
 export const ErrorCodes = {
   NUTCH_CONFIG_INVALID_JSON: 'A configuration file is not valid JSON.',
+  NUTCH_CONFIG_INVALID_XML: "A Nutch XML configuration file (nutch-site.xml, nutch-default.xml, parse-plugins.xml, index-writers.xml) is malformed XML or not in Nutch's format; the message names the file and line.",
   NUTCH_CONFIG_INVALID_VALUE: 'A property has a value of the wrong type, out of range, or a regex that does not compile.',
   NUTCH_CONFIG_UNKNOWN_PROPERTY: 'A property read by code is declared nowhere (neither nutch-default.json nor a plugin manifest).',
   NUTCH_CONFIG_FILE_NOT_FOUND: 'A file named by a property (rule file, parse-plugins.json, …) was not found in the configuration directories.',

@@ -17,6 +17,8 @@ export interface ValueSource {
   source: string;
   /** JSON pointer inside the source file, when there is one. */
   pointer?: string;
+  /** Line inside the source file (nutch-site.xml, nutch-default.xml), when there is one. */
+  line?: number;
 }
 
 interface Entry {
@@ -33,6 +35,11 @@ export class Configuration {
   private readonly defs = new Map<string, PropertyDefinition>();
   private readonly values = new Map<string, Entry>();
   private readonly unsupported = new Set<string>();
+  /**
+   * Sources whose undeclared properties are summed up in one warning instead of one each: a Nutch
+   * nutch-default.xml sets hundreds of properties, most of them Hadoop's or of plugins nutch-ts lacks.
+   */
+  private readonly defaultsFiles = new Set<string>();
   /** Property families such as `urlnormalizer.order.<scope>`: one definition for every name of the form. */
   private readonly patterns: { name: string; regex: RegExp; def: PropertyDefinition }[] = [];
   /** Directories searched for the site file and for files named by properties, in order. */
@@ -74,6 +81,11 @@ export class Configuration {
 
   private lookup(name: string): PropertyDefinition | undefined {
     return this.defs.get(name) ?? this.patterns.find((p) => p.regex.test(name))?.def;
+  }
+
+  /** Marks a file as a full defaults file (Nutch's nutch-default.xml): see defaultsFiles. */
+  markDefaultsFile(source: string): void {
+    this.defaultsFiles.add(source);
   }
 
   markUnsupported(names: Iterable<string>): void {
@@ -125,10 +137,15 @@ export class Configuration {
    */
   validate(): ConfigWarning[] {
     const warnings: ConfigWarning[] = [];
+    const ignoredDefaults = new Map<string, string[]>();
     for (const [name, entry] of this.values) {
       const def = this.lookup(name);
       if (!def) {
         if (entry.from.layer === 'default' || entry.from.layer === 'plugin') continue;
+        if (this.defaultsFiles.has(entry.from.source)) {
+          ignoredDefaults.set(entry.from.source, [...(ignoredDefaults.get(entry.from.source) ?? []), name]);
+          continue;
+        }
         if (this.unsupported.has(name)) {
           warnings.push({ property: name, message: `Property "${name}" (${describeSource(entry.from)}) is a Nutch property that nutch-ts does not support; it is ignored.` });
           continue;
@@ -145,9 +162,15 @@ export class Configuration {
         throw new NutchError(
           'NUTCH_CONFIG_INVALID_VALUE',
           `Invalid value for property "${name}" (${describeSource(entry.from)}): ${r.reason}. ${def.description ? `It is: ${firstSentence(def.description)}` : ''}`.trim(),
-          { property: name, file: entry.from.layer === 'site' ? entry.from.source : undefined, pointer: entry.from.pointer },
+          { property: name, file: entry.from.layer === 'site' ? entry.from.source : undefined, pointer: entry.from.pointer, line: entry.from.line },
         );
       }
+    }
+    for (const [file, names] of ignoredDefaults) {
+      warnings.push({
+        property: names[0]!,
+        message: `${file}: ${names.length} of its properties are not used by nutch-ts (Hadoop's, or of plugins nutch-ts does not have) and are ignored; \`nutch convert-conf\` lists them.`,
+      });
     }
     return warnings;
   }
@@ -164,7 +187,7 @@ export class Configuration {
     const r = coerce(def, entry.value);
     if (!r.ok) {
       throw new NutchError('NUTCH_CONFIG_INVALID_VALUE', `Invalid value for property "${name}" (${describeSource(entry.from)}): ${r.reason}`, {
-        property: name, file: entry.from.layer === 'site' ? entry.from.source : undefined, pointer: entry.from.pointer,
+        property: name, file: entry.from.layer === 'site' ? entry.from.source : undefined, pointer: entry.from.pointer, line: entry.from.line,
       });
     }
     return r.value;
@@ -222,7 +245,7 @@ export class Configuration {
     const values: Record<string, Entry> = {};
     for (const [k, e] of this.values) values[k] = e;
     const patterns = this.patterns.map((p) => ({ name: p.name, def: p.def }));
-    return { confDirs: this.confDirs, defs, values, unsupported: [...this.unsupported], patterns };
+    return { confDirs: this.confDirs, defs, values, unsupported: [...this.unsupported], patterns, defaultsFiles: [...this.defaultsFiles] };
   }
 
   static fromSnapshot(s: ConfigurationSnapshot): Configuration {
@@ -231,6 +254,7 @@ export class Configuration {
     for (const [k, e] of Object.entries(s.values)) conf.values.set(k, e);
     conf.markUnsupported(s.unsupported);
     for (const p of s.patterns ?? []) conf.declarePattern(p.name, p.def, p.def.declaredBy ?? 'core');
+    for (const f of s.defaultsFiles ?? []) conf.markDefaultsFile(f);
     return conf;
   }
 }
@@ -241,6 +265,7 @@ export interface ConfigurationSnapshot {
   values: Record<string, { value: unknown; from: ValueSource }>;
   unsupported: string[];
   patterns?: { name: string; def: PropertyDefinition }[];
+  defaultsFiles?: string[];
 }
 
 export function describeSource(from: ValueSource): string {
@@ -250,6 +275,7 @@ export function describeSource(from: ValueSource): string {
     case 'plugin':
       return `default from plugin ${from.source}`;
     case 'site':
+      if (from.line !== undefined) return `set in ${from.source}:${from.line}`;
       return `set in ${from.source}${from.pointer ? ` at ${from.pointer}` : ''}`;
     case 'programmatic':
       return `set by ${from.source}`;

@@ -1,26 +1,33 @@
 /**
- * Builds a Configuration the same way for the CLI and createNutch(): shipped defaults, then
- * nutch-site.json from $NUTCH_CONF_DIR, ./conf or the working directory, then programmatic values,
- * then -D. Plugin defaults are declared later by the PluginRepository.
+ * Builds a Configuration the same way for the CLI and createNutch(): shipped defaults, then the site
+ * files of the first of $NUTCH_CONF_DIR, ./conf or the working directory that holds one, then
+ * programmatic values, then -D. Plugin defaults are declared later by the PluginRepository.
+ *
+ * Site files, in the order they are read (a later file wins property by property):
+ * Nutch's nutch-default.xml (an operator's override of the defaults), Nutch's nutch-site.xml, then
+ * nutch-site.json — so when both site files exist, nutch-site.json wins, with a warning naming both.
  */
 import { existsSync, statSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { basename, extname, isAbsolute, join, resolve } from 'node:path';
 import { NutchError } from '../errors.js';
 import { Configuration } from './configuration.js';
 import { readJsonFile } from './json-file.js';
+import { readHadoopXmlFile } from './hadoop-xml-file.js';
 import { packageRoot } from './package-root.js';
 import type { PropertyDefinition } from './property-types.js';
 
 export interface LoadConfigurationOptions {
   /** Working directory (default process.cwd()). */
   cwd?: string;
-  /** Explicit site file; otherwise nutch-site.json is looked up in the conf directories. */
+  /** Explicit site file (.json, or Nutch's .xml); otherwise the site files are looked up in the conf directories. */
   configFile?: string;
   /** Programmatic values (createNutch's `config`). */
   config?: Record<string, unknown>;
   /** -D values. */
   defines?: Record<string, string>;
   env?: NodeJS.ProcessEnv;
+  /** Where notes about the site files go (XInclude ignored, both site files present); default: dropped. */
+  warn?: (message: string) => void;
 }
 
 interface DefaultsFile {
@@ -31,6 +38,15 @@ interface DefaultsFile {
 }
 
 export const SITE_FILE = 'nutch-site.json';
+export const SITE_XML_FILE = 'nutch-site.xml';
+export const DEFAULT_XML_FILE = 'nutch-default.xml';
+const SITE_FILES = [DEFAULT_XML_FILE, SITE_XML_FILE, SITE_FILE];
+
+/** The conf directory the site files came from, and those files in reading order. */
+export interface SiteFiles {
+  dir?: string;
+  files: string[];
+}
 
 /** $NUTCH_CONF_DIR, ./conf, the working directory: where site files and rule files are looked up. */
 export function confSearchDirs(cwd: string, env: NodeJS.ProcessEnv): string[] {
@@ -54,28 +70,46 @@ export function loadConfiguration(opts: LoadConfigurationOptions = {}): Configur
   conf.markUnsupported(defaults.unsupported ?? []);
   for (const [pattern, def] of Object.entries(defaults.patterns ?? {})) conf.declarePattern(pattern, def, 'core');
 
-  const sitePath = opts.configFile ? resolve(cwd, opts.configFile) : findSiteFile(conf.confDirs);
-  if (opts.configFile && !existsSync(sitePath!)) {
-    throw new NutchError('NUTCH_CONFIG_FILE_NOT_FOUND', `Configuration file ${sitePath} does not exist.`, { file: sitePath });
+  let siteFiles: string[];
+  if (opts.configFile) {
+    const explicit = resolve(cwd, opts.configFile);
+    if (!existsSync(explicit)) throw new NutchError('NUTCH_CONFIG_FILE_NOT_FOUND', `Configuration file ${explicit} does not exist.`, { file: explicit });
+    siteFiles = [explicit];
+  } else {
+    siteFiles = findSiteFiles(conf.confDirs).files;
   }
-  if (sitePath) {
-    const site = readJsonFile(sitePath);
-    if (typeof site !== 'object' || site === null || Array.isArray(site)) {
-      throw new NutchError('NUTCH_CONFIG_INVALID_VALUE', `${sitePath}: expected a JSON object of property names to values.`, { file: sitePath });
-    }
-    conf.setAll(site as Record<string, unknown>, { layer: 'site', source: sitePath });
+  const names = siteFiles.map((f) => basename(f));
+  if (names.includes(SITE_FILE) && names.includes(SITE_XML_FILE)) {
+    opts.warn?.(`Both ${siteFiles[names.indexOf(SITE_XML_FILE)]} and ${SITE_FILE} exist: both are read, and a property set in both takes the value of ${SITE_FILE}. Keep one (nutch convert-conf writes the JSON form).`);
   }
+  for (const file of siteFiles) readSiteFile(conf, file, opts.warn);
   if (opts.config) conf.setAll(opts.config, { layer: 'programmatic', source: 'createNutch() config' });
   if (opts.defines) conf.setAll(opts.defines, { layer: 'cli', source: '-D' });
   return conf;
 }
 
-function findSiteFile(dirs: string[]): string | undefined {
+/** The first conf directory holding any site file, and the site files in it in reading order. */
+export function findSiteFiles(dirs: string[]): SiteFiles {
   for (const dir of dirs) {
-    const p = join(dir, SITE_FILE);
-    if (existsSync(p) && statSync(p).isFile()) return p;
+    const files = SITE_FILES.map((n) => join(dir, n)).filter((p) => existsSync(p) && statSync(p).isFile());
+    if (files.length) return { dir, files };
   }
-  return undefined;
+  return { files: [] };
+}
+
+function readSiteFile(conf: Configuration, file: string, warn?: (message: string) => void): void {
+  if (extname(file).toLowerCase() === '.xml') {
+    const xml = readHadoopXmlFile(file);
+    for (const w of xml.warnings) warn?.(w);
+    if (basename(file) === DEFAULT_XML_FILE) conf.markDefaultsFile(file);
+    for (const p of xml.properties) conf.set(p.name, p.value, { layer: 'site', source: file, line: p.line });
+    return;
+  }
+  const site = readJsonFile(file);
+  if (typeof site !== 'object' || site === null || Array.isArray(site)) {
+    throw new NutchError('NUTCH_CONFIG_INVALID_VALUE', `${file}: expected a JSON object of property names to values.`, { file });
+  }
+  conf.setAll(site as Record<string, unknown>, { layer: 'site', source: file });
 }
 
 /**

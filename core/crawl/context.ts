@@ -38,7 +38,7 @@ export interface CreateContextOptions extends LoadConfigurationOptions {
 
 export function createContext(opts: CreateContextOptions = {}): NutchContext {
   const log = opts.logger ?? createDefaultLogger();
-  const conf = loadConfiguration(opts);
+  const conf = loadConfiguration({ ...opts, warn: opts.warn ?? ((message) => log.warn(message)) });
   const plugins = new PluginRepository({
     conf,
     log,
