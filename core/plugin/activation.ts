@@ -12,6 +12,7 @@ export type Activation =
   | { active: true; reason: 'included' }
   | { active: true; reason: 'always'; point: string }
   | { active: true; reason: 'dependency'; of: string[] }
+  | { active: true; reason: 'replacement'; of: string[] }
   | { active: false; reason: 'not-included' }
   | { active: false; reason: 'excluded'; pattern: string }
   | { active: false; reason: 'missing-dependency'; dependency: string; detail: string }
@@ -23,6 +24,8 @@ export interface ActivationInput {
   excludes: string;
   autoActivation: boolean;
   hostVersion: string;
+  /** Plugins activated in place of Nutch plugins nutch-ts lacks (plugin id -> the Nutch ids). */
+  replacements?: ReadonlyMap<string, string[]>;
 }
 
 /** Points whose providers are core classes in Nutch, hence always active. */
@@ -41,6 +44,7 @@ export function describeActivation(a: Activation): string {
     case 'included': return 'active: matched plugin.includes';
     case 'always': return `active: always (provides ${a.point})`;
     case 'dependency': return `active: auto-activated as a dependency of ${a.of.join(', ')}`;
+    case 'replacement': return `active: in place of Nutch's ${a.of.join(', ')} (named by plugin.includes)`;
     case 'not-included': return 'inactive: not matched by plugin.includes';
     case 'excluded': return `inactive: excluded by plugin.excludes pattern ${JSON.stringify(a.pattern)}`;
     case 'missing-dependency': return `inactive: missing dependency ${a.dependency} (${a.detail})`;
@@ -63,8 +67,11 @@ export function resolveActivation(plugins: readonly PluginDescriptor[], input: A
     const always = p.extensions.find((e) => ALWAYS_ACTIVE_POINTS.includes(e.point));
     if (always) state.set(p.id, { active: true, reason: 'always', point: always.point });
     else if (p.source === 'object') state.set(p.id, { active: true, reason: 'included' });
-    else if (!include.test(p.id)) state.set(p.id, { active: false, reason: 'not-included' });
-    else if (exclude?.test(p.id)) state.set(p.id, { active: false, reason: 'excluded', pattern: input.excludes });
+    else if (!include.test(p.id)) {
+      const of = input.replacements?.get(p.id);
+      if (of && !exclude?.test(p.id)) state.set(p.id, { active: true, reason: 'replacement', of: [...of] });
+      else state.set(p.id, { active: false, reason: 'not-included' });
+    } else if (exclude?.test(p.id)) state.set(p.id, { active: false, reason: 'excluded', pattern: input.excludes });
     else state.set(p.id, { active: true, reason: 'included' });
   }
 

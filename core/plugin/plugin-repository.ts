@@ -10,6 +10,9 @@ import { NutchError, errorMessage, isNutchError } from '../errors.js';
 import type { Configuration } from '../config/configuration.js';
 import type { Logger } from '../log.js';
 import { describeActivation, resolveActivation, startOrder, type Activation } from './activation.js';
+import { describeSource } from '../config/configuration.js';
+import { checkIncludes, describeUnmatched, type UnmatchedAlternative } from './includes-check.js';
+import { replacementForClass, replacementName } from './nutch-plugin-replacements.js';
 import { corePoints, type PointSpec } from './core-points.js';
 import { isPluginDefinition, isPointed, unknownPoint, type PluginDefinition } from './define-plugin.js';
 import { closestName } from '../config/property-types.js';
@@ -51,6 +54,8 @@ export class PluginRepository {
   readonly descriptors: readonly PluginDescriptor[];
   readonly activation: ReadonlyMap<string, Activation>;
   readonly skippedExtensions: SkippedExtension[] = [];
+  /** Alternatives of the effective plugin.includes that match no discovered plugin (warned about once). */
+  readonly unmatchedIncludes: readonly UnmatchedAlternative[];
   private readonly points = new Map<string, PointSpec>();
   private readonly byPoint = new Map<string, ExtensionDescriptor[]>();
   private readonly conf: Configuration;
@@ -81,8 +86,17 @@ export class PluginRepository {
     this.descriptors = [...discovered, ...objects];
     for (const d of this.descriptors) opts.conf.declare(d.config, d.id, 'plugin', d.id);
 
+    const includes = effectiveIncludes(opts.conf);
+    this.unmatchedIncludes = checkIncludes(includes, this.descriptors.map((d) => d.id));
+    const replacements = new Map<string, string[]>();
+    const includesFrom = opts.conf.sourceOf('plugin.includes');
+    for (const u of this.unmatchedIncludes) {
+      this.log.warn(describeUnmatched(u, includesFrom ? describeSource(includesFrom) : 'default'), { property: 'plugin.includes', code: 'NUTCH_PLUGIN_NOT_FOUND' });
+      for (const id of u.activate) replacements.set(id, [...(replacements.get(id) ?? []), u.alternative]);
+    }
     this.activation = resolveActivation(this.descriptors, {
-      includes: opts.conf.getString('plugin.includes'),
+      includes,
+      replacements,
       excludes: opts.conf.getString('plugin.excludes'),
       autoActivation: opts.conf.getBoolean('plugin.auto-activation', true),
       hostVersion: opts.hostVersion,
@@ -162,6 +176,8 @@ export class PluginRepository {
         return `it extends ${ext.point}`;
       }
     }
+    const nutch = replacementForClass(name);
+    if (nutch) return `it belongs to Nutch's ${replacementName(nutch)}, which nutch-ts does not have: ${nutch.advice}`;
     return 'no discovered plugin declares it';
   }
 
@@ -328,4 +344,15 @@ export class PluginRepository {
     this.started.length = 0;
     this.container.clearInstances();
   }
+}
+
+/**
+ * plugin.includes, plus each entry of plugin.includes.add as one more alternative: one npm plugin is
+ * enabled without copying the default list (`"plugin.includes.add": ["nutch-urlfilter-example"]`).
+ */
+export function effectiveIncludes(conf: Configuration): string {
+  const base = conf.getString('plugin.includes');
+  const added = conf.getStrings('plugin.includes.add');
+  if (!added.length) return base;
+  return [base, ...added].filter((p) => p !== '').map((p) => `(?:${p})`).join('|');
 }
