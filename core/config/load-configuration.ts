@@ -132,3 +132,26 @@ export function resolveConfFile(conf: Configuration, fileName: string, property?
     { file: fileName, property },
   );
 }
+
+/**
+ * resolveConfFile for files Nutch writes as XML and nutch-ts as JSON (parse-plugins, index-writers):
+ * in each conf directory the name as given, then its .xml twin (Nutch's parse-plugins.xml,
+ * index-writers.xml), and only then the package's conf/ — so a Nutch conf/ directory is used as it is.
+ */
+export function resolveConfFileOrXml(conf: Configuration, fileName: string, property: string): string {
+  if (!isAbsolute(fileName) && extname(fileName).toLowerCase() === '.json') {
+    const twin = fileName.slice(0, -'.json'.length) + '.xml';
+    for (const dir of conf.confDirs) {
+      for (const name of [fileName, twin]) {
+        const p = join(dir, name);
+        if (existsSync(p)) return p;
+      }
+    }
+  }
+  return resolveConfFile(conf, fileName, property);
+}
+
+/** An .xml name, or text that starts like XML. */
+export function isXmlFile(file: string, text: string): boolean {
+  return extname(file).toLowerCase() === '.xml' || /^\uFEFF?\s*</.test(text);
+}

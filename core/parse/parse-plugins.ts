@@ -1,17 +1,22 @@
 /**
- * parse-plugins.json (Nutch's parse-plugins.xml as JSON), found through `parse.plugin.file` like every
+ * parse-plugins.json (Nutch's parse-plugins.xml as JSON; the XML itself is read too), found through `parse.plugin.file` like every
  * rule file: content type -> ordered parser names, `aliases` from short names to extension ids or
  * Nutch class names, `*` the fallback. Shape errors name the file and the JSON pointer.
  */
 import { NutchError } from '../errors.js';
 import type { Configuration } from '../config/configuration.js';
-import { resolveConfFile } from '../config/load-configuration.js';
-import { readJsonFile } from '../config/json-file.js';
+import { readFileSync } from 'node:fs';
+import { isXmlFile, resolveConfFileOrXml } from '../config/load-configuration.js';
+import { parseJsonText } from '../config/json-file.js';
+import { parseParsePluginsXml } from './parse-plugins-xml.js';
 import type { ParsePluginsMapping } from '../extension-points/parser.js';
 
+/** parse.plugin.file; Nutch's parse-plugins.xml in a conf directory is read when the JSON file is not there. */
 export function loadParsePlugins(conf: Configuration): ParsePluginsMapping {
-  const file = resolveConfFile(conf, conf.getString('parse.plugin.file'), 'parse.plugin.file');
-  return validateParsePlugins(readJsonFile(file, 'NUTCH_PARSE_PLUGINS_INVALID'), file);
+  const file = resolveConfFileOrXml(conf, conf.getString('parse.plugin.file'), 'parse.plugin.file');
+  const text = readFileSync(file, 'utf8');
+  if (isXmlFile(file, text)) return parseParsePluginsXml(text, file);
+  return validateParsePlugins(parseJsonText(text, file, 'NUTCH_PARSE_PLUGINS_INVALID'), file);
 }
 
 export function validateParsePlugins(raw: unknown, file: string): ParsePluginsMapping {

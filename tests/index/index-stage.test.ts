@@ -205,7 +205,7 @@ test('index: an abort (first SIGINT) stops after the current batch and commits w
   assert.equal((await search(ctx, { crawlDir: f.crawlDir, query: 'stopword', limit: 10 })).length, 2);
 });
 
-test('search opens only the first writer that can search; with none, NUTCH_INDEX_NO_SEARCHER', async (t) => {
+test('search opens only the first writer that can search; with none, the embedded index, else NUTCH_INDEX_NO_SEARCHER', async (t) => {
   const dir = tempDir(t);
   const actions = join(dir, 'actions.txt');
   const ctx = indexContext(t, dummyWriters(actions, [{ id: 'sqlite_1', extension: 'indexer-sqlite' }]));
@@ -214,7 +214,8 @@ test('search opens only the first writer that can search; with none, NUTCH_INDEX
   assert.equal((await search(ctx, { crawlDir: f.crawlDir, query: 'searchword', limit: 3 })).length, 1);
   assert.equal(readFileSync(actions, 'utf8'), 'add\thttp://s.example/\n', 'the dummy writer was not reopened (its file is intact)');
   const none = indexContext(t, dummyWriters(join(dir, 'other.txt')));
-  await assert.rejects(search(none, { crawlDir: f.crawlDir, query: 'x', limit: 1 }), (e: { code: string }) => e.code === 'NUTCH_INDEX_NO_SEARCHER');
+  assert.equal((await search(none, { crawlDir: f.crawlDir, query: 'searchword', limit: 3 })).length, 1, 'search needs only the index');
+  await assert.rejects(search(none, { crawlDir: join(dir, 'empty'), query: 'x', limit: 1 }), (e: { code: string }) => e.code === 'NUTCH_INDEX_NO_SEARCHER');
 });
 
 test('index: a URL in several segments is upserted; the later segment wins', async (t) => {

@@ -46,12 +46,32 @@ test('the shipped conf/index-writers.json runs indexer-sqlite', () => {
   assert.deepEqual(shipped.writers.map((w) => [w.id, w.extension]), [['indexer_sqlite_1', 'indexer-sqlite']]);
 });
 
-test('a writer naming an inactive or unknown extension: error with pointer and the active writers', async (t) => {
-  const ctx = indexContext(t, { writers: [{ id: 'solr_1', class: 'org.apache.nutch.indexwriter.solr.SolrIndexWriter' }] });
+test('a writer naming an extension no plugin has (a typo): error with pointer and the IndexWriter extensions', async (t) => {
+  const ctx = indexContext(t, { writers: [{ id: 'w', extension: 'indexer-sqlit' }] });
   await assert.rejects(openIndexWriters(ctx, { crawlDir: tempDir(t) }), (e: { code: string; message: string }) => {
     assert.equal(e.code, 'NUTCH_INDEX_WRITERS_INVALID');
-    assert.match(e.message, /\/writers\/0\/extension "org\.apache\.nutch\.indexwriter\.solr\.SolrIndexWriter" \(writer solr_1\)/);
-    assert.match(e.message, /Active: .*indexer-sqlite/);
+    assert.match(e.message, /index-writers\.json: \/writers\/0\/extension "indexer-sqlit" \(writer w\) is not an IndexWriter extension of any plugin/);
+    assert.match(e.message, /IndexWriter extensions: .*indexer-sqlite/);
+    return true;
+  });
+});
+
+test("as Nutch's IndexWriters: a writer whose plugin is not active is skipped; with none left, an error listing why", async (t) => {
+  const out = tempDir(t);
+  const ctx = indexContext(t, { writers: [
+    { id: 'solr_1', class: 'org.apache.nutch.indexwriter.solr.SolrIndexWriter' },
+    { id: 'es_1', class: 'org.apache.nutch.indexwriter.elastic.ElasticIndexWriter' },
+    { id: 'csv_1', class: 'org.apache.nutch.indexwriter.csv.CSVIndexWriter', parameters: { outpath: out } },
+  ] });
+  const writers = await openIndexWriters(ctx, { crawlDir: tempDir(t) });
+  assert.deepEqual(writers.chain, ['csv_1']);
+  await writers.close();
+  const none = indexContext(t, { writers: [{ id: 'solr_1', class: 'org.apache.nutch.indexwriter.solr.SolrIndexWriter' }, { id: 'es_1', extension: 'indexer-elastic' }] });
+  await assert.rejects(openIndexWriters(none, { crawlDir: tempDir(t) }), (e: { code: string; message: string }) => {
+    assert.equal(e.code, 'NUTCH_INDEX_WRITERS_INVALID');
+    assert.match(e.message, /index-writers\.json: none of its index writers can run: writer solr_1 \(.*\/writers\/0\): Nutch's indexer-solr is not in nutch-ts/);
+    assert.match(e.message, /writer es_1 \(.*\/writers\/1\): plugin indexer-elastic is not active/);
+    assert.match(e.message, /indexer-sqlite for the embedded index/);
     return true;
   });
 });

@@ -15,6 +15,7 @@ import { checkAgentName, type NutchContext } from '../context.js';
 import { count, type Counters, type ProgressEvent, type StageName, type StageOptions } from '../progress.js';
 import { crawlLayout } from './crawl-layout.js';
 import { closeParsePool } from '../../parse/parsers.js';
+import { resolveIndexWriters } from '../index/resolve-index-writers.js';
 import type { CrawlStages } from './crawl-stages.js';
 import { readSegmentState, resumePoint, type SegmentResumePoint } from './segment-state.js';
 import { crawlDbSummary } from './crawldb-summary.js';
@@ -85,6 +86,8 @@ export async function crawl(ctx: NutchContext, stages: CrawlStages, args: CrawlA
     return counters;
   };
 
+  // As the agent name: a crawl that cannot index fails before round 1, not after a round's fetch.
+  if (args.index) resolveIndexWriters(ctx);
   emit({ type: 'stage-start', stage: 'crawl', args: { ...args } });
   try {
     if (args.seedDir) await run('inject', stages.inject, { crawlDb: layout.crawlDb, urlDir: args.seedDir });

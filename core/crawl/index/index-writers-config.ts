@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject } from 'ajv';
 import { NutchError } from '../../errors.js';
 import { parseJsonText } from '../../config/json-file.js';
-import { resolveConfFile } from '../../config/load-configuration.js';
+import { isXmlFile, resolveConfFileOrXml } from '../../config/load-configuration.js';
+import { parseIndexWritersXml } from './index-writers-xml.js';
 import type { Configuration } from '../../config/configuration.js';
 
 export interface FieldMapping {
@@ -25,8 +26,10 @@ export interface IndexWriterConfig {
   extension: string;
   parameters: Record<string, string>;
   mapping: FieldMapping;
-  /** JSON pointer of this writer in its file, for error messages. */
+  /** JSON pointer of this writer in its file, or `line N` in index-writers.xml, for error messages. */
   pointer: string;
+  /** "file: /writers/0" or "file:12": where this writer is written. */
+  where: string;
 }
 
 export interface IndexWritersConfig {
@@ -144,14 +147,19 @@ export function parseIndexWritersConfig(raw: unknown, file: string): IndexWriter
     seen.add(w.id);
     const parameters: Record<string, string> = {};
     for (const [k, v] of Object.entries(w.parameters ?? {})) parameters[k] = String(v);
-    writers.push({ id: w.id, extension, parameters, mapping: toMapping(w.mapping, file, pointer), pointer });
+    writers.push({ id: w.id, extension, parameters, mapping: toMapping(w.mapping, file, pointer), pointer, where: `${file}: ${pointer}` });
   });
   return { file, writers };
 }
 
-/** Reads the file named by indexer.indexwriters.file (conf dirs, then the shipped conf/). */
+/**
+ * Reads the file named by indexer.indexwriters.file (conf dirs, then the shipped conf/); Nutch's
+ * index-writers.xml in a conf directory is read when the JSON file is not there (see resolveConfFileOrXml).
+ */
 export function readIndexWritersConfig(conf: Configuration): IndexWritersConfig {
-  const file = resolveConfFile(conf, conf.getString('indexer.indexwriters.file'), 'indexer.indexwriters.file');
-  const raw = parseJsonText(readFileSync(file, 'utf8'), file, 'NUTCH_INDEX_WRITERS_INVALID');
+  const file = resolveConfFileOrXml(conf, conf.getString('indexer.indexwriters.file'), 'indexer.indexwriters.file');
+  const text = readFileSync(file, 'utf8');
+  if (isXmlFile(file, text)) return parseIndexWritersXml(text, file);
+  const raw = parseJsonText(text, file, 'NUTCH_INDEX_WRITERS_INVALID');
   return parseIndexWritersConfig(raw, file);
 }

@@ -1,14 +1,15 @@
 /**
- * Builds the fan-out IndexWriters composite from index-writers.json: one fresh instance per writer
+ * Builds the fan-out IndexWriters composite from index-writers.json (or Nutch's index-writers.xml),
+ * for the writers resolveIndexWriters() lets run: one fresh instance per writer
  * (two writers may run the same extension with different parameters, as in Nutch), each wrapped in
  * its field mapping and opened with its parameters. A writer that fails to open closes the ones
  * already open and fails naming itself.
  */
 import { NutchError, errorMessage } from '../../errors.js';
-import { ExtensionPoints } from '../../extension-points/extension-point.js';
 import { IndexWriters, type IndexWriter } from '../../extension-points/index-writer.js';
 import type { NutchContext } from '../context.js';
 import { readIndexWritersConfig, type IndexWritersConfig } from './index-writers-config.js';
+import { resolveIndexWriters } from './resolve-index-writers.js';
 import { MappedIndexWriter } from './mapped-index-writer.js';
 
 export interface OpenIndexWritersOptions {
@@ -21,27 +22,20 @@ export interface OpenIndexWritersOptions {
 }
 
 export async function openIndexWriters(ctx: NutchContext, opts: OpenIndexWritersOptions = {}): Promise<IndexWriters> {
-  const config = opts.config ?? readIndexWritersConfig(ctx.conf);
+  const resolved = resolveIndexWriters(ctx, opts.config ?? readIndexWritersConfig(ctx.conf));
   const opened: { writerId: string; writer: IndexWriter }[] = [];
   try {
-    for (const w of config.writers) {
-      const ext = ctx.plugins.findExtension(ExtensionPoints.IndexWriter.id, w.extension);
-      if (!ext) {
-        throw new NutchError(
-          'NUTCH_INDEX_WRITERS_INVALID',
-          `${config.file}: ${w.pointer}/extension "${w.extension}" (writer ${w.id}) is not an active IndexWriter extension (${ctx.plugins.whyUnavailable(w.extension)}). Active: ${ctx.plugins.getExtensions(ExtensionPoints.IndexWriter.id).map((e) => e.id).join(', ') || 'none'}; add the plugin to plugin.includes.`,
-          { file: config.file, pointer: `${w.pointer}/extension`, writer: w.id },
-        );
-      }
+    for (const w of resolved.writers) {
+      const ext = w.extension;
       const instance = await ctx.plugins.newInstance<IndexWriter>(ext);
       if (opts.searcherOnly && typeof instance.search !== 'function') continue;
-      const writer = new MappedIndexWriter(instance, w.mapping);
+      const writer = new MappedIndexWriter(instance, w.config.mapping);
       try {
-        await writer.open({ writerId: w.id, parameters: w.parameters, crawlDir: opts.crawlDir });
+        await writer.open({ writerId: w.config.id, parameters: w.parameters, crawlDir: opts.crawlDir });
       } catch (err) {
-        throw new NutchError('NUTCH_INDEX_WRITER_FAILED', `Index writer ${w.id} (${ext.id}) failed to open: ${errorMessage(err)}`, { writer: w.id, extension: ext.id, plugin: ext.pluginId }, { cause: err });
+        throw new NutchError('NUTCH_INDEX_WRITER_FAILED', `Index writer ${w.config.id} (${ext.id}) failed to open: ${errorMessage(err)}`, { writer: w.config.id, extension: ext.id, plugin: ext.pluginId }, { cause: err });
       }
-      opened.push({ writerId: w.id, writer });
+      opened.push({ writerId: w.config.id, writer });
       if (opts.searcherOnly) break;
     }
   } catch (err) {
