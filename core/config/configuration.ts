@@ -88,6 +88,11 @@ export class Configuration {
     this.defaultsFiles.add(source);
   }
 
+  /** A Nutch (or Hadoop) property nutch-ts knows of and does not support. */
+  isUnsupported(name: string): boolean {
+    return this.unsupported.has(name);
+  }
+
   markUnsupported(names: Iterable<string>): void {
     for (const n of names) this.unsupported.add(n);
   }

@@ -26,6 +26,8 @@ export interface LoadConfigurationOptions {
   /** -D values. */
   defines?: Record<string, string>;
   env?: NodeJS.ProcessEnv;
+  /** Only the shipped defaults (and programmatic / -D values): no site file is looked up. */
+  noSiteFiles?: boolean;
   /** Where notes about the site files go (XInclude ignored, both site files present); default: dropped. */
   warn?: (message: string) => void;
 }
@@ -76,7 +78,7 @@ export function loadConfiguration(opts: LoadConfigurationOptions = {}): Configur
     if (!existsSync(explicit)) throw new NutchError('NUTCH_CONFIG_FILE_NOT_FOUND', `Configuration file ${explicit} does not exist.`, { file: explicit });
     siteFiles = [explicit];
   } else {
-    siteFiles = findSiteFiles(conf.confDirs).files;
+    siteFiles = opts.noSiteFiles ? [] : findSiteFiles(conf.confDirs).files;
   }
   const names = siteFiles.map((f) => basename(f));
   if (names.includes(SITE_FILE) && names.includes(SITE_XML_FILE)) {

@@ -34,7 +34,7 @@ async function main(): Promise<void> {
     const conf = Configuration.fromSnapshot(init.conf);
     // The roots below are the whole plugin set; plugin.folders would find some of them twice.
     conf.set('plugin.folders', [], { layer: 'cli', source: 'parse worker' });
-    repo = new PluginRepository({ conf, log, appRoot: packageRoot(), hostVersion: packageVersion(), pluginFolders: init.pluginRoots, includeBuiltins: false });
+    repo = new PluginRepository({ conf, log, appRoot: packageRoot(), hostVersion: packageVersion(), pluginFolders: init.pluginRoots, includeBuiltins: false, reportIncludes: false });
     util = await ParseUtil.create(new ExtensionChains(repo, conf, log), conf, log);
   } catch (err) {
     post({ type: 'init-error', error: serializeError(err) });

@@ -33,6 +33,8 @@ export interface PluginRepositoryOptions {
   /** Extra plugin folders besides plugin.folders. */
   pluginFolders?: string[];
   includeBuiltins?: boolean;
+  /** Log the plugin.includes check (default true); parse workers repeat the main thread's repository and stay quiet. */
+  reportIncludes?: boolean;
 }
 
 export interface SkippedExtension {
@@ -91,7 +93,7 @@ export class PluginRepository {
     const replacements = new Map<string, string[]>();
     const includesFrom = opts.conf.sourceOf('plugin.includes');
     for (const u of this.unmatchedIncludes) {
-      this.log.warn(describeUnmatched(u, includesFrom ? describeSource(includesFrom) : 'default'), { property: 'plugin.includes', code: 'NUTCH_PLUGIN_NOT_FOUND' });
+      if (opts.reportIncludes !== false) this.log.warn(describeUnmatched(u, includesFrom ? describeSource(includesFrom) : 'default'), { property: 'plugin.includes', code: 'NUTCH_PLUGIN_NOT_FOUND' });
       for (const id of u.activate) replacements.set(id, [...(replacements.get(id) ?? []), u.alternative]);
     }
     this.activation = resolveActivation(this.descriptors, {

@@ -31,6 +31,7 @@ import { domainstatsCommand } from './commands/domainstats.js';
 import { protocolstatsCommand } from './commands/protocolstats.js';
 import { crawlcompleteCommand } from './commands/crawlcomplete.js';
 import { dumpCommand } from './commands/dump.js';
+import { convertConfCommand } from './commands/convert-conf.js';
 
 export const commands: Command[] = [
   injectCommand,
@@ -64,4 +65,5 @@ export const commands: Command[] = [
   protocolstatsCommand,
   crawlcompleteCommand,
   dumpCommand,
+  convertConfCommand,
 ];
