@@ -51,9 +51,9 @@ export const ErrorCodes = {
   NUTCH_STORAGE_CONNECTION_LOST: 'The connection to the storage database broke during a stage; what was committed before is intact.',
   NUTCH_STORAGE_SCHEMA_NEWER: 'The storage database holds a schema of a newer version than this nutch-ts knows.',
   NUTCH_INJECT_NO_SEEDS: 'The seed path given to inject does not exist or holds no seed file.',
-  NUTCH_INDEX_WRITERS_INVALID: 'index-writers.json (indexer.indexwriters.file) is not the expected shape, or names an IndexWriter extension that is not active.',
+  NUTCH_INDEX_WRITERS_INVALID: 'index-writers.json / index-writers.xml (indexer.indexwriters.file) is not the expected shape, names an extension no plugin declares, or has no writer whose plugin is active.',
   NUTCH_INDEX_WRITER_FAILED: 'An IndexWriter failed while the index stage ran; the error names the writer and the documents not written.',
-  NUTCH_INDEX_NO_SEARCHER: 'No configured IndexWriter implements search(); nothing to search with.',
+  NUTCH_INDEX_NO_SEARCHER: 'No configured IndexWriter implements search() and there is no embedded index to fall back on.',
   NUTCH_INDEX_NOT_FOUND: 'The embedded index (<crawl>/index) does not exist yet; run nutch index first.',
   NUTCH_RULE_FILE_INVALID: 'A rule file (regex-normalize.xml, regex-urlfilter.txt, …) or rule property has a syntax error or a regular expression that cannot be used; the message names the file and line.',
 } as const;
