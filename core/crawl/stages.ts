@@ -16,6 +16,7 @@ import { dedup } from './dedup/dedup.js';
 import { index } from './index/index.js';
 import { clean } from './clean/clean.js';
 import { search } from './search/search.js';
+import { sitemap } from './sitemap/sitemap-processor.js';
 
 /**
  * Fetch, with the inline parse wired when fetcher.parse is true, unless `inlineParse: false` (the crawl
@@ -41,6 +42,7 @@ export async function fetchStage(ctx: NutchContext, args: FetchArgs & { inlinePa
 
 export const defaultStages: CrawlStages & { search: typeof search } = {
   inject,
+  sitemap,
   generate: generateSegments,
   fetch: fetchStage,
   parse,

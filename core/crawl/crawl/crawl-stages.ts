@@ -10,6 +10,8 @@ type Stage<A> = (ctx: NutchContext, args: A, opts: StageOptions) => Promise<Coun
 
 export interface CrawlStages {
   inject: Stage<{ crawlDb: string; urlDir: string }>;
+  /** bin/crawl -sm: the sitemaps of a -sitemapUrls directory merged into the CrawlDb before round 1. */
+  sitemap?: Stage<{ crawlDb: string; sitemapUrls: string; threads?: number }>;
   /** Generate also says which segments it created (Nutch's bin/crawl lists the segments dir instead). */
   generate: (ctx: NutchContext, args: { crawlDb: string; segmentsDir: string; topN?: number; numFetchers?: number; noFilter?: boolean }, opts: StageOptions) => Promise<GenerateResult>;
   /** `inlineParse: false` turns fetcher.parse off for this fetch (a resumed fetch; parse follows). */

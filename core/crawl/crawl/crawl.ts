@@ -12,6 +12,7 @@
 import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { checkAgentName, type NutchContext } from '../context.js';
+import { NutchError } from '../../errors.js';
 import { count, type Counters, type ProgressEvent, type StageName, type StageOptions } from '../progress.js';
 import { crawlLayout } from './crawl-layout.js';
 import { closeParsePool } from '../../parse/parsers.js';
@@ -24,6 +25,8 @@ export interface CrawlArgs {
   crawlDir: string;
   /** Seed directory or file (bin/crawl -s). */
   seedDir?: string;
+  /** Directory or file of sitemap URLs or host names, read into the CrawlDb after inject (bin/crawl -sm). */
+  sitemapDir?: string;
   /** Rounds to run; -1 = until nothing is left to generate or a .STOP file appears. */
   rounds: number;
   /** Index each round's segment and clean the index (bin/crawl -i). */
@@ -93,6 +96,11 @@ export async function crawl(ctx: NutchContext, stages: CrawlStages, args: CrawlA
     if (args.seedDir) await run('inject', stages.inject, { crawlDb: layout.crawlDb, urlDir: args.seedDir });
 
     const threads = args.numThreads ?? ctx.conf.getInt('fetcher.threads.fetch', CRAWL_DEFAULTS.numThreads);
+    // as bin/crawl: "Injecting sitemaps" after the seeds, before the first round
+    if (args.sitemapDir && !signal?.aborted) {
+      if (!stages.sitemap) throw new NutchError('NUTCH_USAGE', 'crawl: a sitemap directory was given but the stage table has no sitemap stage.');
+      await run('sitemap', stages.sitemap, { crawlDb: layout.crawlDb, sitemapUrls: args.sitemapDir, threads }, undefined);
+    }
     if (args.timeLimitFetch !== undefined) ctx.conf.set('fetcher.timelimit.mins', args.timeLimitFetch, { layer: 'cli', source: 'crawl --time-limit-fetch' });
 
     const parseInFetch = ctx.conf.getBoolean('fetcher.parse');

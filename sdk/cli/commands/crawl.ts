@@ -21,6 +21,7 @@ const usage = `Usage: nutch crawl [options] <crawl_dir> <num_rounds>
   -D <property>=<value>      set a property (repeatable)
   -w|--wait <NUMBER[s|m|h|d]> when nothing is left to generate, wait and retry instead of stopping
   -s <seed_dir>              inject the seeds in this directory (or file) first
+  -sm <sitemap_dir>          read the sitemaps listed in this directory (or file: sitemap URLs or host names) into the CrawlDb before round 1
   --num-fetchers <n>         fetch lists per segment (default ${CRAWL_DEFAULTS.numFetchers})
   --num-threads <n>          fetcher threads (default fetcher.threads.fetch)
   --size-fetchlist <n>       URLs per round (default ${CRAWL_DEFAULTS.sizeFetchlist})
@@ -36,8 +37,8 @@ export const crawlCommand: Command = {
   usage,
   async run(argv, io) {
     const args = parseArgs(argv, {
-      flags: ['-i', '--index'],
-      values: ['-s', '-w', '--wait', '--num-fetchers', '--num-slaves', '--num-threads', '--size-fetchlist', '--time-limit-fetch', '--dedup-group', '--num-tasks'],
+      flags: ['-i', '--index', '--hostdbupdate', '--hostdbgenerate'],
+      values: ['-s', '-sm', '--sitemaps-from-hostdb', '-w', '--wait', '--num-fetchers', '--num-slaves', '--num-threads', '--size-fetchlist', '--time-limit-fetch', '--dedup-group', '--num-tasks'],
     }, usage);
     const [crawlDir, roundsArg] = args.positional;
     if (!crawlDir || roundsArg === undefined || args.positional.length > 2) throw new NutchError('NUTCH_USAGE', usage);
@@ -49,6 +50,11 @@ export const crawlCommand: Command = {
     const group = args.values.get('--dedup-group');
     if (group !== undefined && !['none', 'host', 'domain'].includes(group)) throw new NutchError('NUTCH_USAGE', `--dedup-group must be none, host or domain.\n${usage}`);
 
+    for (const hostDbOption of ['--hostdbupdate', '--hostdbgenerate', '--sitemaps-from-hostdb']) {
+      if (args.flags.has(hostDbOption) || args.values.has(hostDbOption)) {
+        throw new NutchError('NUTCH_USAGE', `crawl ${hostDbOption}: not available in nutch-ts: the HostDb (updatehostdb, readhostdb, generate -hostdb) is not built; -sm <sitemap_dir> or \`nutch sitemap <crawldb>\` (the sitemaps of every host in the CrawlDb) read sitemaps without it.`);
+      }
+    }
     const numTasks = args.values.has('--num-tasks') ? intOption(args, '--num-tasks', 0, usage) : undefined;
     if (numTasks !== undefined && numTasks < 1) throw new NutchError('NUTCH_USAGE', `--num-tasks must be a positive integer, got ${numTasks}.\n${usage}`);
 
@@ -62,6 +68,7 @@ export const crawlCommand: Command = {
       const summary = await crawl(ctx, defaultStages, {
         crawlDir: resolve(io.cwd, crawlDir),
         seedDir: args.values.has('-s') ? resolve(io.cwd, args.values.get('-s')!) : undefined,
+        sitemapDir: args.values.has('-sm') ? resolve(io.cwd, args.values.get('-sm')!) : undefined,
         rounds,
         index: args.flags.has('-i') || args.flags.has('--index'),
         numFetchers: intOption(args, '--num-fetchers', intOption(args, '--num-slaves', CRAWL_DEFAULTS.numFetchers, usage), usage),
