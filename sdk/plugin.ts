@@ -7,6 +7,7 @@ export type { PluginDefinition } from '../core/plugin/define-plugin.js';
 export type { PluginContext, PluginInfo, Implementation } from '../core/plugin/plugin-context.js';
 export type { Configuration } from '../core/config/configuration.js';
 export { resolveConfFile } from '../core/config/load-configuration.js';
+export { resolveURL } from '../core/parse/resolve-url.js';
 export type { Logger } from '../core/log.js';
 export { NutchError, isNutchError, type ErrorCode } from '../core/errors.js';
 export * from '../core/model/index.js';

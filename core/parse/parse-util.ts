@@ -19,6 +19,7 @@ import { HtmlParseFilters, type HtmlParseFilter } from '../extension-points/html
 import { selectParsers, type Parser, type ParserCandidate, type ParsePluginsMapping } from '../extension-points/parser.js';
 import type { Signature } from '../extension-points/signature.js';
 import { loadParsePlugins } from './parse-plugins.js';
+import { resolveURL } from './resolve-url.js';
 
 export interface ParseOutcome {
   result: ParseResult;
@@ -132,16 +133,17 @@ async function taggedHtmlParseFilters(chains: ExtensionChains): Promise<HtmlPars
   return new HtmlParseFilters(steps);
 }
 
-/** Outlinks resolved against the page (a parser may return relative ones); unresolvable ones dropped. */
+/**
+ * Outlinks resolved against the page (a parser may return relative ones) as Nutch's
+ * URLUtil.resolveURL — absolute ones stay as written, the `outlink` normalisers clean them later;
+ * unresolvable ones dropped.
+ */
 function absoluteOutlinks(outlinks: readonly Outlink[], base: string): Outlink[] {
   const out: Outlink[] = [];
   for (const o of outlinks ?? []) {
     if (typeof o?.toUrl !== 'string') continue;
-    try {
-      out.push({ ...o, toUrl: new URL(o.toUrl, base).href, anchor: o.anchor ?? '' });
-    } catch {
-      // not a URL: dropped
-    }
+    const toUrl = resolveURL(o.toUrl, base);
+    if (toUrl) out.push({ ...o, toUrl, anchor: o.anchor ?? '' });
   }
   return out;
 }

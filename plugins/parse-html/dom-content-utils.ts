@@ -5,6 +5,11 @@
  * one ContentCollector fed open/text/close events. Two drivers feed it: an iterative walk over the
  * domhandler DOM (when HtmlParseFilters need the DOM) and htmlparser2's streaming callbacks (when none
  * do, which skips building the DOM). Neither recurses: a 50,000-deep page is handled like a flat one.
+ *
+ * Anchor text follows Nutch's getOutlinks: the text of an <a> (or <form>) up to the first <a> nested in
+ * it (getText with abortOnNestedAnchors), or — when that is blank — the alt of the first <img alt>
+ * inside it; an <img> link's anchor is its own alt. An <a> with no child node at all is no link, but
+ * a comment is a child (`<a href="g"><!--x--></a>` is a link with an empty anchor).
  */
 import type { AnyNode, Element } from 'domhandler';
 import type { Handler } from 'htmlparser2';
@@ -21,11 +26,15 @@ export const LINK_ATTRIBUTES: Readonly<Record<string, string>> = {
   img: 'src',
   embed: 'src',
   object: 'data',
+  source: 'src',
+  video: 'src',
+  audio: 'src',
 };
 
 /** Elements whose text becomes the anchor (Nutch: childLen 1); the others carry no anchor. */
 const ANCHOR_FROM_CHILDREN = new Set(['a', 'form']);
-const SKIP_TEXT = new Set(['script', 'style', 'noscript']);
+// An <iframe>'s content is raw text no browser shows (HTML5; htmlparser2 reads it so): not page text.
+const SKIP_TEXT = new Set(['script', 'style', 'noscript', 'iframe']);
 
 export interface RawLink {
   tag: string;
@@ -66,10 +75,11 @@ function collapse(data: string): string {
   return t && NEEDS_COLLAPSE.test(t) ? t.replace(WS, ' ') : t;
 }
 
-function joinParts(parts: readonly string[], from: number, lineBreaks: boolean): string {
+function joinParts(parts: readonly string[], from: number, lineBreaks: boolean, to = -1): string {
   let out = '';
   let pendingBreak = false;
-  for (let i = from; i < parts.length; i++) {
+  const end = to < 0 ? parts.length : to;
+  for (let i = from; i < end; i++) {
     const p = parts[i]!;
     if (p === NEWLINE) {
       pendingBreak = lineBreaks;
@@ -91,6 +101,10 @@ const META = 16;
 const BASE = 32;
 const TITLE = 64;
 const BODY = 128;
+/** <a>: cuts the anchor text of the anchors it is nested in. */
+const A = 256;
+/** <img>: its alt is the anchor of enclosing anchors whose text is blank. */
+const IMG = 512;
 
 /** One lookup per element: what a tag name means to the collector, as bit flags. */
 function tagFlags(opts: WalkOptions): Map<string, number> {
@@ -104,19 +118,34 @@ function tagFlags(opts: WalkOptions): Map<string, number> {
   add('base', BASE);
   add('title', TITLE);
   add('body', BODY);
+  add('a', A);
+  add('img', IMG);
   return flags;
 }
 
 const flagCache = new WeakMap<WalkOptions, Map<string, number>>();
+
+/** An open <a> or <form> link collecting its anchor text. */
+interface OpenAnchor {
+  link: RawLink;
+  /** parts index where its text starts, and where a nested <a> cut it (-1: not cut). */
+  start: number;
+  cut: number;
+  /** alt of the first <img alt> inside it. */
+  alt: string | null;
+}
 
 /** Receives a page's elements in document order and collects the WalkResult. */
 export class ContentCollector {
   private readonly parts: string[] = [];
   private readonly links: RawLink[] = [];
   private readonly metas: RawMeta[] = [];
-  /** Per open flagged element: the anchor-collecting link it started (or null), and where its text starts. */
-  private readonly open: (RawLink | null)[] = [];
-  private readonly anchorStarts: number[] = [];
+  /** Per open flagged element: the anchor it started collecting, or null. */
+  private readonly open: (OpenAnchor | null)[] = [];
+  /** The open anchors, outermost first; those from `uncutFrom` have no cut yet, from `altFrom` no alt. */
+  private readonly anchors: OpenAnchor[] = [];
+  private uncutFrom = 0;
+  private altFrom = 0;
   private readonly flags: Map<string, number>;
   private baseHref: string | null = null;
   private title: string | null = null;
@@ -151,17 +180,41 @@ export class ContentCollector {
     } else if (f & BODY) {
       this.inBody = true;
     }
-    let link: RawLink | null = null;
+    if (f & A) this.cutAnchors();
+    if (f & IMG && attribs.alt !== undefined) this.giveAlt(attribs.alt);
+    let anchor: OpenAnchor | null = null;
     if (f & LINK) {
-      link = linkOf(attribs, name, this.opts.maxTargetLength);
-      if (link) this.links.push(link);
+      const link = linkOf(attribs, name, this.opts.maxTargetLength);
+      if (link) {
+        this.links.push(link);
+        if (f & ANCHOR) this.anchors.push((anchor = { link, start: this.parts.length, cut: -1, alt: null }));
+        else if (f & IMG && attribs.alt) link.anchor = attribs.alt.trim();
+      }
     }
     if (f & SEPARATOR) this.lineBreak();
     if (f & SKIP) this.skipDepth++;
     if (f & TITLE && this.title === null && !this.inBody && this.titleDepth++ === 0) this.titleStart = this.parts.length;
-    this.open.push(link && f & ANCHOR ? link : null);
+    this.open.push(anchor);
     this.eventMarks.push(this.events);
-    this.anchorStarts.push(this.parts.length);
+  }
+
+  /** A nested <a> ends the anchor text of every <a> it is inside (Nutch's abortOnNestedAnchors). */
+  private cutAnchors(): void {
+    const anchors = this.anchors;
+    for (let i = this.uncutFrom; i < anchors.length; i++) if (anchors[i]!.link.tag === 'a') anchors[i]!.cut = this.parts.length;
+    this.uncutFrom = anchors.length;
+  }
+
+  private giveAlt(alt: string): void {
+    const anchors = this.anchors;
+    for (let i = this.altFrom; i < anchors.length; i++) anchors[i]!.alt = alt;
+    this.altFrom = anchors.length;
+  }
+
+  /** A comment (or processing instruction) is a child node too, for the empty-link rule. */
+  onComment(): void {
+    if (this.pending) this.flushText(); // the text on either side is two text nodes, as in the DOM
+    this.events++;
   }
 
   /**
@@ -184,15 +237,22 @@ export class ContentCollector {
     if (this.pending) this.flushText();
     const f = this.flags.get(name);
     if (f === undefined) return;
-    const link = this.open.pop();
-    const anchorStart = this.anchorStarts.pop()!;
+    const anchor = this.open.pop();
     const mark = this.eventMarks.pop()!;
     if (f & SKIP) this.skipDepth--;
     if (f & TITLE && this.titleDepth > 0 && --this.titleDepth === 0 && this.title === null) this.title = joinParts(this.parts, this.titleStart, false);
-    if (link) {
+    if (anchor) {
+      const anchors = this.anchors;
+      anchors.pop();
+      if (this.uncutFrom > anchors.length) this.uncutFrom = anchors.length;
+      if (this.altFrom > anchors.length) this.altFrom = anchors.length;
+      const link = anchor.link;
       // Nutch's shouldThrowAwayLink: an <a> or <form> without any child node is not a link.
       if (this.events === mark) this.links.splice(this.links.lastIndexOf(link), 1);
-      else link.anchor = joinParts(this.parts, anchorStart, false);
+      else {
+        const text = joinParts(this.parts, anchor.start, false, anchor.cut);
+        link.anchor = text || (anchor.alt ?? '').trim();
+      }
     }
     if (f & SEPARATOR) this.lineBreak();
   }
@@ -213,6 +273,8 @@ export class ContentCollector {
       onopentag: (name, attribs) => this.onOpen(name, attribs),
       ontext: (data) => this.onText(data),
       onclosetag: (name) => this.onClose(name),
+      oncomment: () => this.onComment(),
+      onprocessinginstruction: () => this.onComment(),
     };
   }
 }
@@ -251,8 +313,12 @@ export function walkDocument(root: AnyNode, opts: WalkOptions): WalkResult {
         }
         break;
       }
+      case 'comment':
+      case 'directive':
+        collector.onComment();
+        break;
       default:
-        break; // comments, directives, CDATA: no text, no links
+        break; // CDATA: no text, no links
     }
   }
   return collector.result();

@@ -4,7 +4,7 @@
  * ("<seconds>[; url=<target>]", the page itself when no URL is given); every name and http-equiv tag
  * collected in generalTags / httpEquivTags with lower-cased names.
  */
-import type { HTMLMetaTags } from '../../sdk/plugin.js';
+import { resolveURL, type HTMLMetaTags } from '../../sdk/plugin.js';
 import type { RawMeta } from './dom-content-utils.js';
 
 export function emptyMetaTags(): HTMLMetaTags {
@@ -19,15 +19,6 @@ export function emptyMetaTags(): HTMLMetaTags {
     generalTags: {},
     httpEquivTags: {},
   };
-}
-
-/** Resolves a link target against a base, or null when it does not resolve. */
-export function resolveUrl(target: string, base: string): string | null {
-  try {
-    return new URL(target, base).href;
-  } catch {
-    return null;
-  }
 }
 
 export function processMetaTags(metas: readonly RawMeta[], baseHref: string | null, baseUrl: string): HTMLMetaTags {
@@ -74,7 +65,7 @@ function applyRefresh(tags: HTMLMetaTags, content: string, baseUrl: string): voi
   if (sep >= 0) {
     const m = /^\s*(?:url\s*=\s*)?["']?([^"']*)["']?\s*$/i.exec(content.slice(sep + 1));
     const target = m?.[1]?.trim();
-    if (target) href = resolveUrl(target, baseUrl);
+    if (target) href = resolveURL(target, baseUrl);
   }
   tags.refreshHref = href ?? baseUrl;
 }

@@ -7,12 +7,12 @@
 import { Parser as HtmlParser2, parseDocument } from 'htmlparser2';
 import type { Document } from 'domhandler';
 import {
-  ParseMeta, ParseStatusCode, ParseStatusMinor, createParseData, failedParse, parseStatus, singleParseResult,
+  ParseMeta, ParseStatusCode, ParseStatusMinor, createParseData, failedParse, parseStatus, resolveURL, singleParseResult,
   type Content, type HTMLMetaTags, type Metadata, type Outlink, type ParseContext, type ParseResult, type Parser, type PluginContext,
 } from '../../sdk/plugin.js';
 import { decode, detectEncoding } from './encoding-detector.js';
 import { ContentCollector, LINK_ATTRIBUTES, walkDocument, type RawLink, type WalkOptions, type WalkResult } from './dom-content-utils.js';
-import { processMetaTags, resolveUrl } from './html-meta-processor.js';
+import { processMetaTags } from './html-meta-processor.js';
 
 /** Schemes that never lead to a fetchable page. */
 const DROPPED_SCHEMES = new Set(['javascript:', 'mailto:', 'data:', 'tel:', 'about:', 'blob:', 'vbscript:', 'sms:', 'callto:']);
@@ -116,13 +116,17 @@ export class HtmlParser implements Parser {
   }
 }
 
-/** Absolute outlinks; unresolvable targets and non-fetchable schemes are dropped. */
+/**
+ * Absolute outlinks, resolved as Nutch's URLUtil.resolveURL (RFC 3986; an absolute target is kept as
+ * written — the `outlink` normalisers clean every outlink later); unresolvable targets and
+ * non-fetchable schemes are dropped.
+ */
 export function toOutlinks(links: readonly RawLink[], baseUrl: string, fixEmbeddedParams = false): Outlink[] {
   const out: Outlink[] = [];
   const params = fixEmbeddedParams ? embeddedParams(baseUrl) : null;
   for (const link of links) {
     const target = params && isRelativePath(link.target) ? withParams(link.target, params) : link.target;
-    const href = resolveUrl(target, baseUrl);
+    const href = resolveURL(target, baseUrl);
     if (!href) continue;
     const colon = href.indexOf(':');
     if (DROPPED_SCHEMES.has(href.slice(0, colon + 1).toLowerCase())) continue;
@@ -139,10 +143,10 @@ function embeddedParams(baseUrl: string): string | null {
   return end < 0 ? baseUrl.slice(semi) : baseUrl.slice(semi, semi + end);
 }
 
-/** The <base href> resolved against the page when it gives a hierarchical URL (http, https, ftp, file), else the page. */
+/** The <base href> resolved against the page when it gives a valid hierarchical URL (http, https, ftp, file), else the page. */
 function usableBase(baseHref: string | null, pageUrl: string): string {
-  const resolved = baseHref ? resolveUrl(baseHref, pageUrl) : null;
-  return resolved && /^(?:https?|ftp|file):/i.test(resolved) ? resolved : pageUrl;
+  const resolved = baseHref ? resolveURL(baseHref, pageUrl) : null;
+  return resolved && /^(?:https?|ftp|file):/i.test(resolved) && URL.canParse(resolved) ? resolved : pageUrl;
 }
 
 /** A relative reference without its own ;params: absolute and protocol-relative targets keep theirs. */
