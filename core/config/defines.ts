@@ -12,6 +12,11 @@ export function extractDefines(argv: readonly string[]): SplitDefines {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     let kv: string | undefined;
+    if (arg === '--') {
+      // everything after -- is an argument, even `-Dsomething` or `-word` (a search query)
+      rest.push(...argv.slice(i));
+      break;
+    }
     if (arg === '-D') {
       kv = argv[++i];
       if (kv === undefined) throw new NutchError('NUTCH_CONFIG_BAD_DEFINE', '-D needs key=value after it, e.g. -D http.agent.name=mybot');

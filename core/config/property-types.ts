@@ -30,7 +30,11 @@ export function coerce(def: PropertyDefinition, raw: unknown): CoerceResult {
     case 'float': {
       const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw.trim()) : NaN;
       if (!Number.isFinite(n)) return { ok: false, reason: `expected ${def.type === 'int' ? 'an integer' : 'a number'}, got ${describe(raw)}` };
-      if (def.type === 'int' && !Number.isInteger(n)) return { ok: false, reason: `expected an integer, got ${n}` };
+      if (def.type === 'int') {
+        // "1.5e3" or "99999999999999999999" are not integers a Java Long/Integer would parse either
+        if (typeof raw === 'string' && !/^[+-]?\d+$/.test(raw.trim())) return { ok: false, reason: `expected an integer, got ${describe(raw)}` };
+        if (!Number.isSafeInteger(n)) return { ok: false, reason: Number.isInteger(n) ? `${raw} is too large for an integer (at most ${Number.MAX_SAFE_INTEGER})` : `expected an integer, got ${n}` };
+      }
       if (def.min !== undefined && n < def.min) return { ok: false, reason: `${n} is below the minimum ${def.min}` };
       if (def.max !== undefined && n > def.max) return { ok: false, reason: `${n} is above the maximum ${def.max}` };
       return { ok: true, value: n };

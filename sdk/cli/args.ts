@@ -15,6 +15,8 @@ export interface OptionSpec {
   values?: readonly string[];
   /** Options that may repeat and collect values. */
   multi?: readonly string[];
+  /** An unknown `-x` is an argument, not a usage error (nutch search's query `-word`). */
+  unknownAsPositional?: boolean;
 }
 
 export interface ParsedArgs {
@@ -30,6 +32,11 @@ export function parseArgs(argv: readonly string[], spec: OptionSpec, usage: stri
   const out: ParsedArgs = { flags: new Set(), values: new Map(), multi: new Map(), positional: [], defines };
   for (let i = 0; i < rest.length; i++) {
     const arg = rest[i]!;
+    if (arg === '--') {
+      // POSIX end of options: what follows is positional, even when it starts with '-'
+      out.positional.push(...rest.slice(i + 1));
+      break;
+    }
     if (arg.length > 1 && arg.startsWith('-') && !/^-\d/.test(arg)) {
       const [name, inline] = arg.includes('=') && arg.startsWith('--') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
       if (spec.flags?.includes(name)) {
@@ -41,6 +48,10 @@ export function parseArgs(argv: readonly string[], spec: OptionSpec, usage: stri
         if (value === undefined) throw new NutchError('NUTCH_USAGE', `Option ${name} needs a value.\n${usage}`);
         if (spec.multi?.includes(name)) out.multi.set(name, [...(out.multi.get(name) ?? []), value]);
         else out.values.set(name, value);
+        continue;
+      }
+      if (spec.unknownAsPositional) {
+        out.positional.push(arg);
         continue;
       }
       const near = didYouMean(name, [...spec.flags ?? [], ...spec.values ?? [], ...spec.multi ?? [], '-D', '--help']);

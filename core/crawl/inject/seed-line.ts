@@ -62,8 +62,10 @@ export function applySeedMetadata(metadata: string, datum: CrawlDatum): string[]
       if (FLOAT.test(value)) datum.score = Number(value);
       else problems.push(`invalid number '${value.slice(0, 80)}' in metadata '${name}'`);
     } else if (name === SeedMeta.FETCH_INTERVAL) {
-      if (INT.test(value)) datum.fetchInterval = Number(value);
-      else problems.push(`invalid number '${value.slice(0, 80)}' in metadata '${name}'`);
+      if (!INT.test(value)) problems.push(`invalid number '${value.slice(0, 80)}' in metadata '${name}'`);
+      // a negative or absurd interval would make the URL due forever or never: the default is kept
+      else if (Number(value) < 0 || !Number.isSafeInteger(Number(value))) problems.push(`fetch interval ${value.slice(0, 80)} in metadata '${name}' is not a number of seconds >= 0; the default interval is used`);
+      else datum.fetchInterval = Number(value);
     } else if (name === SeedMeta.FIXED_FETCH_INTERVAL) {
       if (!INT.test(value)) {
         problems.push(`invalid number '${value.slice(0, 80)}' in metadata '${name}'`);

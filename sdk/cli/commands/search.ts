@@ -10,14 +10,15 @@ import { NutchError } from '../../../core/errors.js';
 import { search } from '../../../core/crawl/search/search.js';
 import { resolve } from 'node:path';
 
-const usage = 'Usage: nutch search [-D k=v ...] <crawl_dir> "query" [-n N] [-json]';
+const usage = 'Usage: nutch search [-D k=v ...] <crawl_dir> [--] "query" [-n N] [-json]';
 
 export const searchCommand: Command = {
   name: 'search',
   summary: 'search the embedded index of a crawl directory',
   usage,
   async run(argv, io) {
-    const args = parseArgs(argv, { flags: ['-json'], values: ['-n'] }, usage);
+    // a query may start with '-' (`nutch search crawl -word`, or after `--`): only -json and -n are options
+    const args = parseArgs(argv, { flags: ['-json'], values: ['-n'], unknownAsPositional: true }, usage);
     if (args.positional.length !== 2) throw new NutchError('NUTCH_USAGE', usage);
     const limit = intOption(args, '-n', 10, usage);
     if (limit < 1) throw new NutchError('NUTCH_USAGE', `-n must be at least 1.\n${usage}`);
