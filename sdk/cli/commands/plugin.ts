@@ -4,9 +4,9 @@ import { describeActivation } from '../../../core/plugin/activation.js';
 import type { NutchContext } from '../../../core/crawl/context.js';
 import { parseArgs } from '../args.js';
 import { cliContext } from '../context-from-args.js';
-import { ExitCode, type Command } from '../command.js';
+import { ExitCode, type Command, type CliIO } from '../command.js';
 
-const usage = 'Usage: nutch plugin list [-json] | nutch plugin info <plugin-id> [-json]';
+const usage = 'Usage: nutch plugin list [-json] | nutch plugin info <plugin-id> [-json] | nutch plugin create <package-name> [--point URLFilter|URLNormalizer|IndexingFilter] [--typescript] [--dir <folder>]';
 
 function pluginSummary(ctx: NutchContext, id: string) {
   const d = ctx.plugins.descriptor(id)!;
@@ -30,6 +30,7 @@ export const pluginCommand: Command = {
   usage,
   async run(argv, io) {
     const [sub, ...rest] = argv;
+    if (sub === 'create') return createPlugin(rest, io);
     const args = parseArgs(rest, { flags: ['-json'] }, usage);
     const ctx = cliContext(io, args.defines);
     try {
@@ -68,3 +69,15 @@ export const pluginCommand: Command = {
     }
   },
 };
+
+/** `nutch plugin create`: a ready plugin package (sdk/plugin-scaffold.ts); needs no configuration. */
+async function createPlugin(argv: string[], io: CliIO): Promise<number> {
+  const args = parseArgs(argv, { flags: ['--typescript'], values: ['--point', '--dir'] }, usage);
+  const name = args.positional[0];
+  if (!name || args.positional.length > 1) throw new NutchError('NUTCH_USAGE', usage);
+  const { scaffoldPlugin } = await import('../../plugin-scaffold.js');
+  const point = args.values.get('--point') as Parameters<typeof scaffoldPlugin>[0]['point'];
+  const r = scaffoldPlugin({ name, point, typescript: args.flags.has('--typescript'), dir: args.values.get('--dir'), cwd: io.cwd });
+  io.stdout.write(`Created ${r.dir}:\n${r.files.map((f) => `  ${f}`).join('\n')}\nNext: cd ${r.dir} && npm install && npm test\n`);
+  return ExitCode.OK;
+}
