@@ -77,3 +77,25 @@ try {
     assert.deepEqual([r.injected, r.filtered, r.kept, r.dropped], [1, 1, true, false], JSON.stringify(r));
   });
 }
+
+test('nutch plugin create --point URLNormalizer / IndexingFilter: the generated tests pass; bad input is a usage error', { timeout: 300_000 }, async (t) => {
+  const app = await packedApp();
+  const work = mkdtempSync(join(app.appDir, 'scaffold-'));
+  t.after(() => rmSync(work, { recursive: true, force: true }));
+  for (const [name, point] of [['nutch-urlnormalizer-utm', 'URLNormalizer'], ['@acme/nutch-index-len', 'IndexingFilter']] as const) {
+    const created = await run(process.execPath, [app.nutchBin, 'plugin', 'create', name, '--point', point], work);
+    assert.equal(created.code, 0, created.out);
+    const tested = await run(process.execPath, ['--test', 'test/'], join(work, name.replace(/^@[^/]+\//, '')));
+    assert.equal(tested.code, 0, tested.out);
+    assert.match(tested.out, /# pass 1\b/);
+  }
+  const badPoint = await run(process.execPath, [app.nutchBin, 'plugin', 'create', 'nutch-x', '--point', 'Parser'], work);
+  assert.equal(badPoint.code, 2);
+  assert.match(badPoint.out, /templates for URLFilter, URLNormalizer, IndexingFilter; got --point Parser/);
+  const badName = await run(process.execPath, [app.nutchBin, 'plugin', 'create', 'Nutch X'], work);
+  assert.equal(badName.code, 2);
+  assert.match(badName.out, /"Nutch X" is not a valid npm package name/);
+  const exists = await run(process.execPath, [app.nutchBin, 'plugin', 'create', 'nutch-urlnormalizer-utm'], work);
+  assert.equal(exists.code, 2);
+  assert.match(exists.out, /exists and is not empty/);
+});
