@@ -63,7 +63,10 @@ export function formatSummary(s: Counters, ms: number, rounds: RoundRecord[] = [
   }
   const times = group('time.').map((t) => t.replace('.ms=', '=') + 'ms');
   if (times.length) lines.push(`  time:        ${times.join(' ')}`);
-  if (stoppedSegment && stoppedIn !== 'generate') lines.push(`Run the same nutch crawl again to finish segment ${stoppedSegment} before a new one is generated.`);
+  // the stages the next crawl resumes (core/crawl/crawl/segment-state.ts); a later one starts afresh
+  if (stoppedSegment && (stoppedIn === 'fetch' || stoppedIn === 'parse' || stoppedIn === 'updatedb')) {
+    lines.push(`Run the same nutch crawl again to finish segment ${stoppedSegment} before a new one is generated.`);
+  }
   return lines.join('\n') + '\n';
 }
 
