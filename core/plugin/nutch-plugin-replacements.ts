@@ -42,6 +42,7 @@ const rows: NutchPluginReplacement[] = [
   // Indexing
   { id: 'indexer-solr', javaPackage: 'org.apache.nutch.indexwriter.solr', activate: ['indexer-sqlite'], advice: 'indexer-sqlite (the embedded, searchable index at <crawl>/index, what `nutch search` reads) indexes in its place; for a search server use indexer-elastic or indexer-postgres' },
   { id: 'indexer-elastic-rest', javaPackage: 'org.apache.nutch.indexwriter.elasticrest', advice: 'use indexer-elastic (it speaks the Elasticsearch REST API)' },
+  { id: 'indexer-opensearch-1x', javaPackage: 'org.apache.nutch.indexwriter.opensearch1x', advice: 'use indexer-elastic (it speaks to Elasticsearch and OpenSearch)' },
   { id: 'indexer-cloudsearch', javaPackage: 'org.apache.nutch.indexwriter.cloudsearch', advice: 'not available; indexer-jsonl writes documents for a bulk upload' },
   { id: 'indexer-rabbit', javaPackage: 'org.apache.nutch.indexwriter.rabbit', advice: 'not available; indexer-jsonl writes documents a shipper can forward' },
   { id: 'indexer-kafka', javaPackage: 'org.apache.nutch.indexwriter.kafka', advice: 'not available; indexer-jsonl writes documents a shipper can forward' },
@@ -66,6 +67,7 @@ const rows: NutchPluginReplacement[] = [
   // Other
   { id: 'publish-rabbitmq', javaPackage: 'org.apache.nutch.publisher.rabbitmq', advice: 'not available' },
   { id: 'exchange-jexl', javaPackage: 'org.apache.nutch.exchange.jexl', advice: 'not available' },
+  { id: 'nutch-extensionpoints', advice: 'not needed: the extension points are part of nutch-ts core' },
   { id: /^lib-/, advice: 'not needed: libraries are npm dependencies of the plugins that use them' },
 ];
 
