@@ -10,7 +10,7 @@ import { ExitCode, type CliIO, type Command } from './command.js';
 import { unavailableCommands } from './unavailable-commands.js';
 import { didYouMean } from './suggest.js';
 
-const CONFIG_CODES = /^NUTCH_(CONFIG|MANIFEST|RULE_FILE_INVALID|PARSE_PLUGINS_INVALID|USAGE|INDEX_WRITERS_INVALID|PLUGIN_DUPLICATE|EXTENSION_NOT_FOUND|PLUGIN_NOT_FOUND)/;
+const CONFIG_CODES = /^NUTCH_(CONFIG|MANIFEST|RULE_FILE_INVALID|PARSE_PLUGINS_INVALID|USAGE|INDEX_WRITERS_INVALID|PLUGIN_DUPLICATE|EXTENSION_NOT_FOUND|PLUGIN_NOT_FOUND|STORAGE_NOT_A_DIRECTORY)/;
 const HELP = new Set(['-h', '--help']);
 const VERSION = new Set(['--version', '-version']);
 

@@ -38,3 +38,22 @@ test('nutch search <crawl> -word and -- -word read the query, not an option', as
   }
   assert.equal((await runNutch(['search', 'crawl'], { cwd })).code, 2, 'a missing query is still a usage error');
 });
+
+test('a crawl dir, CrawlDb or segments dir that is a regular file: NUTCH_STORAGE_NOT_A_DIRECTORY naming it, exit 2', async (t) => {
+  const cwd = tempDir(t);
+  writeFile(join(cwd, 'urls', 'seeds.txt'), 'http://a.example/\n');
+  writeFile(join(cwd, 'crawlfile'), 'not a directory\n');
+  writeFile(join(cwd, 'dbfile'), 'not a directory\n');
+  for (const db of ['dbfile', 'crawlfile/crawldb']) {
+    const r = await runNutch(['inject', db, 'urls'], { cwd });
+    assert.equal(r.code, 2, r.stderr);
+    const culprit = db.split('/')[0]!;
+    assert.match(r.stderr, new RegExp(`NUTCH_STORAGE_NOT_A_DIRECTORY: .*${culprit} is a file, but a directory was expected`));
+    assert.doesNotMatch(r.stderr, /EEXIST|ENOTDIR|\n\s+at /, 'no raw error, no stack trace');
+  }
+  assert.equal((await runNutch(['inject', 'crawl/crawldb', 'urls'], { cwd })).code, 0);
+  writeFile(join(cwd, 'crawl', 'segments'), 'not a directory\n');
+  const g = await runNutch(['generate', 'crawl/crawldb', 'crawl/segments'], { cwd });
+  assert.equal(g.code, 2, g.stderr);
+  assert.match(g.stderr, /NUTCH_STORAGE_NOT_A_DIRECTORY: .*segments is a file/);
+});

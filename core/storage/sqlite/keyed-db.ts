@@ -17,6 +17,7 @@ import { KeyedTable, type RowCodec } from './keyed-table.js';
 import { RemoteTable } from './remote-table.js';
 import { WriterWorker } from './writer-worker.js';
 import { acquireLock, type LockWarn, type WriterLock } from './writer-lock.js';
+import { makeDirectory } from './make-directory.js';
 
 export const CURRENT_DIR = 'current';
 export const PART_FILE = 'part-00000';
@@ -88,7 +89,7 @@ export class KeyedDb<V> {
     const lock = acquireLock(this.path, { force: opts.force, warn: this.opts.warn });
     let worker: WriterWorker;
     try {
-      fs.mkdirSync(path.dirname(this.file), { recursive: true });
+      makeDirectory(path.dirname(this.file));
       // 4 MB of cache: each spill during the session stays a short step for the writer thread
       worker = await WriterWorker.start({ file: this.file, table: this.codec.table, columns: this.codec.columns, schema: this.schema, cacheKiB: 4000 });
     } catch (err) {

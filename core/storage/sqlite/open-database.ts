@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { NutchError } from '../../errors.js';
+import { makeDirectory } from './make-directory.js';
 
 export type SqliteDatabase = Database.Database;
 
@@ -47,7 +48,7 @@ export function openDatabase(file: string, opts: OpenOptions = {}): SqliteDataba
   if (!opts.create && !fs.existsSync(file)) {
     throw new NutchError('NUTCH_STORAGE_NOT_FOUND', `${file} does not exist.`, { file });
   }
-  if (opts.create) fs.mkdirSync(path.dirname(file), { recursive: true });
+  if (opts.create) makeDirectory(path.dirname(file));
   let db: SqliteDatabase | undefined;
   try {
     db = new Database(file, { readonly: opts.readonly ?? false, fileMustExist: !opts.create });

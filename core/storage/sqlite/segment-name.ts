@@ -9,6 +9,7 @@ import path from 'node:path';
 
 export { SEGMENT_NAME, formatSegmentName } from '../segment-names.js';
 import { formatSegmentName } from '../segment-names.js';
+import { makeDirectory } from './make-directory.js';
 const STAGED = /^\.(\d{14})\.inprogress$/;
 
 /** Where a segment is written before publish() renames it into place. Hidden from listSegments. */
@@ -21,7 +22,7 @@ export function stagingPath(segmentsDir: string, name: string): string {
  * name. With `name` given, that name or NUTCH_STORAGE_EXISTS; else now, moved forward while taken.
  */
 export function claimSegmentDir(segmentsDir: string, opts: { name?: string; staged: boolean; now?: number }): string {
-  fs.mkdirSync(segmentsDir, { recursive: true });
+  makeDirectory(segmentsDir);
   for (let t = opts.now ?? Date.now(); ; t += 1000) {
     const name = opts.name ?? formatSegmentName(t);
     const final = path.join(segmentsDir, name);

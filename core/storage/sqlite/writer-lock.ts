@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { NutchError } from '../../errors.js';
+import { makeDirectory } from './make-directory.js';
 
 export const LOCK_FILE = '.locked';
 
@@ -53,7 +54,7 @@ export function isStale(info: LockInfo | null): boolean {
 }
 
 export function acquireLock(dir: string, opts: { force?: boolean; warn?: LockWarn } = {}): WriterLock {
-  fs.mkdirSync(dir, { recursive: true });
+  makeDirectory(dir);
   const file = path.join(dir, LOCK_FILE);
   const info: LockInfo = { pid: process.pid, host: os.hostname(), started: new Date().toISOString() };
   const body = JSON.stringify(info) + '\n';
