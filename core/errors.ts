@@ -33,6 +33,7 @@ export const ErrorCodes = {
   NUTCH_PROTOCOL_NOT_FOUND: 'No Protocol extension handles the URL scheme.',
   NUTCH_PARSER_NOT_FOUND: 'No Parser extension handles the content type.',
   NUTCH_PARSE_PLUGINS_INVALID: 'parse-plugins.json (parse.plugin.file) is not the expected shape: mimeTypes of content type to extension ids, optional aliases.',
+  NUTCH_PARSE_DOCUMENT_FAILED: 'A document (PDF, Office, OpenDocument, EPUB, RTF, XML) is encrypted, truncated, corrupt or bomb-like; its parse failed with the reason.',
   NUTCH_PARSE_WORKER_FAILED: 'A parse worker thread could not start (its plugins failed to load or start); the parse did not run.',
   NUTCH_ADDRESS_DENIED: 'A connection was refused by the address policy (http.address.deny): the URL resolves to a denied IP address.',
   NUTCH_LEASE_LOST: 'A fetch worker lost its claim on a partition (its lease expired and another worker took it over); its late writes were refused.',

@@ -29,3 +29,4 @@ export type { FetchSchedule } from '../core/extension-points/fetch-schedule.js';
 export { FetchScheduleState } from '../core/extension-points/fetch-schedule.js';
 export type { Signature } from '../core/extension-points/signature.js';
 export { ExtensionPoints, type ExtensionPoint, type ExtensionPointId, type ExtensionPointTypes } from '../core/extension-points/extension-point.js';
+export { detectContentType, resolveContentType, isGenericContentType, baseContentType } from '../core/parse/content-type-sniffer.js';

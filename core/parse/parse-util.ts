@@ -3,6 +3,7 @@
  * `contentType` parameter), tries them in order — first success wins — and then does what Nutch's
  * ParseSegment does to each parse: a failed one becomes an empty parse keeping its status, outlinks
  * are made absolute, and the Signature is computed and stored as `nutch.content.digest` in contentMeta.
+ * A missing or generic content type is first resolved from the bytes (content-type-sniffer.ts).
  * Runs inside a parse worker (core/parse/parse-worker.ts); the timeout is the pool's business.
  */
 import { errorMessage } from '../errors.js';
@@ -20,6 +21,7 @@ import { selectParsers, type Parser, type ParserCandidate, type ParsePluginsMapp
 import type { Signature } from '../extension-points/signature.js';
 import { loadParsePlugins } from './parse-plugins.js';
 import { resolveURL } from './resolve-url.js';
+import { resolveContentType } from './content-type-sniffer.js';
 
 export interface ParseOutcome {
   result: ParseResult;
@@ -58,8 +60,12 @@ export class ParseUtil {
     return selectParsers(contentType || 'application/octet-stream', this.mapping, this.candidates);
   }
 
-  async parse(content: Content, forceAs?: string): Promise<ParseOutcome> {
-    const ids = this.parsersFor(forceAs ?? content.contentType);
+  async parse(original: Content, forceAs?: string): Promise<ParseOutcome> {
+    // A missing or generic type (application/octet-stream) is resolved from the magic bytes, as Nutch's
+    // Content does with mime.type.magic; the parser sees the resolved type.
+    const contentType = forceAs ?? resolveContentType(original.contentType, original.content);
+    const content = contentType === original.contentType ? original : { ...original, contentType };
+    const ids = this.parsersFor(contentType);
     let result: ParseResult | null = null;
     let used: string | undefined;
     if (ids.length === 0) {

@@ -1,0 +1,7 @@
+/** The bounds every extractor works within (plugin config `tika.*`), so no document can exhaust a worker. */
+export interface ExtractLimits {
+  /** Characters of text kept per document; the rest is dropped. */
+  maxTextChars: number;
+  /** Bytes a packaged document (zip) may expand to, over all the entries read. */
+  maxExpandedBytes: number;
+}

@@ -1,0 +1,147 @@
+/**
+ * A zip reader for the packaged document formats (OOXML, ODF, EPUB), built to survive hostile input:
+ * the central directory is read from the end of the file; an entry is inflated in small input steps
+ * with fflate's streaming Inflate, so a zip bomb is stopped as soon as the document's expanded bytes
+ * pass `tika.zip.max.bytes` — its declared sizes are never trusted. Encrypted entries, ZIP64 and cut
+ * archives are DocumentErrors with the reason.
+ */
+import { Inflate } from 'fflate';
+import { DocumentError } from './document.js';
+
+interface ZipEntry {
+  name: string;
+  method: number;
+  flags: number;
+  compressedSize: number;
+  localHeaderOffset: number;
+}
+
+/** Compressed bytes fed to the inflater per step: bounds what one step can expand to (~1 MB at deflate's 1032:1). */
+const INFLATE_STEP = 1024;
+const MAX_ENTRIES = 20_000;
+
+export class ZipArchive {
+  private readonly entries = new Map<string, ZipEntry>();
+  private readonly view: DataView;
+  /** Expanded bytes left for this document, over all entries read. */
+  private budget: number;
+
+  constructor(private readonly bytes: Uint8Array, maxExpandedBytes: number) {
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.budget = maxExpandedBytes;
+    this.readDirectory();
+  }
+
+  names(): string[] {
+    return [...this.entries.keys()];
+  }
+
+  has(name: string): boolean {
+    return this.entries.has(name);
+  }
+
+  /** The entry's bytes, or null when the archive has no such entry. */
+  read(name: string): Uint8Array | null {
+    const entry = this.entries.get(name);
+    if (!entry) return null;
+    if (entry.flags & 0x1) throw new DocumentError(`the archive entry ${name} is encrypted`, 'encrypted');
+    const p = entry.localHeaderOffset;
+    if (p + 30 > this.bytes.length || this.view.getUint32(p, true) !== 0x04034b50) throw new DocumentError(`the archive entry ${name} has no local header (cut or corrupt file)`, 'truncated');
+    const start = p + 30 + this.view.getUint16(p + 26, true) + this.view.getUint16(p + 28, true);
+    const end = start + entry.compressedSize;
+    if (end > this.bytes.length) throw new DocumentError(`the archive entry ${name} runs past the end of the file (truncated)`, 'truncated');
+    const data = this.bytes.subarray(start, end);
+    if (entry.method === 0) {
+      this.spend(data.length, name);
+      return data;
+    }
+    if (entry.method !== 8) throw new DocumentError(`the archive entry ${name} uses compression method ${entry.method}; only stored and deflate are read`, 'invalid');
+    return this.inflate(data, name);
+  }
+
+  /** The entry as UTF-8 text (a BOM dropped), or null when missing. */
+  readText(name: string): string | null {
+    const bytes = this.read(name);
+    return bytes === null ? null : new TextDecoder('utf-8').decode(bytes);
+  }
+
+  private inflate(data: Uint8Array, name: string): Uint8Array {
+    const chunks: Uint8Array[] = [];
+    let failure: unknown = null;
+    const inflater = new Inflate((chunk) => {
+      if (failure) return;
+      try {
+        this.spend(chunk.length, name);
+        chunks.push(chunk);
+      } catch (err) {
+        failure = err;
+      }
+    });
+    try {
+      for (let i = 0; i < data.length && !failure; i += INFLATE_STEP) {
+        const end = Math.min(i + INFLATE_STEP, data.length);
+        inflater.push(data.subarray(i, end), end === data.length);
+      }
+    } catch (err) {
+      throw new DocumentError(`the archive entry ${name} does not inflate (${(err as Error).message || err}): corrupt or truncated`, 'truncated');
+    }
+    if (failure) throw failure;
+    if (data.length === 0) throw new DocumentError(`the archive entry ${name} is empty`, 'truncated');
+    return concat(chunks);
+  }
+
+  private spend(n: number, name: string): void {
+    this.budget -= n;
+    if (this.budget < 0) {
+      throw new DocumentError(`the archive expands beyond tika.zip.max.bytes while reading ${name} (a zip bomb or an oversized document)`, 'bomb');
+    }
+  }
+
+  private readDirectory(): void {
+    const { bytes, view } = this;
+    if (bytes.length < 22) throw new DocumentError('the file is too short to be a zip archive (truncated)', 'truncated');
+    const floor = Math.max(0, bytes.length - 22 - 0xffff);
+    let eocd = -1;
+    for (let i = bytes.length - 22; i >= floor; i--) {
+      if (view.getUint32(i, true) === 0x06054b50) {
+        eocd = i;
+        break;
+      }
+    }
+    if (eocd < 0) throw new DocumentError('the zip archive has no end-of-central-directory record (truncated or not a zip)', 'truncated');
+    const count = view.getUint16(eocd + 10, true);
+    const size = view.getUint32(eocd + 12, true);
+    const offset = view.getUint32(eocd + 16, true);
+    if (count === 0xffff || offset === 0xffffffff) throw new DocumentError('ZIP64 archives are not read', 'invalid');
+    if (count > MAX_ENTRIES) throw new DocumentError(`the zip archive lists ${count} entries (more than ${MAX_ENTRIES})`, 'bomb');
+    if (offset + size > eocd) throw new DocumentError('the zip central directory lies outside the file (truncated or corrupt)', 'truncated');
+    let p = offset;
+    for (let i = 0; i < count; i++) {
+      if (p + 46 > eocd || view.getUint32(p, true) !== 0x02014b50) throw new DocumentError(`zip central directory entry ${i} is corrupt`, 'invalid');
+      const flags = view.getUint16(p + 8, true);
+      const nameLength = view.getUint16(p + 28, true);
+      const name = new TextDecoder(flags & 0x800 ? 'utf-8' : 'latin1').decode(bytes.subarray(p + 46, p + 46 + nameLength));
+      this.entries.set(name, {
+        name,
+        flags,
+        method: view.getUint16(p + 10, true),
+        compressedSize: view.getUint32(p + 20, true),
+        localHeaderOffset: view.getUint32(p + 42, true),
+      });
+      p += 46 + nameLength + view.getUint16(p + 30, true) + view.getUint16(p + 32, true);
+    }
+  }
+}
+
+function concat(chunks: Uint8Array[]): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!;
+  let n = 0;
+  for (const c of chunks) n += c.length;
+  const out = new Uint8Array(n);
+  let o = 0;
+  for (const c of chunks) {
+    out.set(c, o);
+    o += c.length;
+  }
+  return out;
+}
