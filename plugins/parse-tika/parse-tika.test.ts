@@ -179,3 +179,12 @@ test('parse-tika: tika.text.max.chars cuts the text, the parse still succeeds', 
     await small.close();
   }
 });
+
+test('parse-tika: a 50 MB PDF of images gives its text (pdf.js never decodes the images)', async () => {
+  const bytes = buildPdf({ title: 'image heavy', pages: [{ text: 'caption of the scanned pages' }], padding: 50 });
+  assert.ok(bytes.length > 50 << 20);
+  const { parse } = await parseDoc('images.pdf', bytes, 'application/pdf');
+  assert.equal(parse.data.status.majorCode, ParseStatusCode.SUCCESS, parse.data.status.args.join(' '));
+  assert.match(parse.text, /caption of the scanned pages/);
+  assert.equal(parsePoolOf(ctx).stats.crashes, 0);
+});

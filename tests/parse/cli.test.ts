@@ -20,6 +20,7 @@ async function server(t: TestContext): Promise<string> {
     if (req.url === '/old') return void res.writeHead(301, { location: '/page.html' }).end();
     if (req.url === '/page.html' || req.url === '/secret.html') return void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(PAGE);
     if (req.url === '/data.bin') return void res.writeHead(200, { 'content-type': 'application/octet-stream' }).end('<title>forced</title>');
+    if (req.url === '/blob.bin') return void res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(Buffer.from([0, 1, 2, 3, 0xfe, 0xff, 0x10]));
     res.writeHead(404).end('nope');
   });
   srv.listen(0, '127.0.0.1');
@@ -73,7 +74,11 @@ test('parsechecker: -checkRobotsTxt, -forceAs and -json', async (t) => {
   assert.equal(json.contentType, 'text/html');
   assert.equal(json.parser, 'parse-html');
   assert.equal(json.parses[0].title, 'forced');
-  const unparsable = await runNutch(['parsechecker', `${base}/data.bin`], { cwd });
+  // A generic type is resolved from the bytes: markup is HTML; unknown bytes stay application/octet-stream (parse-tika is not included here).
+  const sniffed = await runNutch(['parsechecker', `${base}/data.bin`], { cwd });
+  assert.equal(sniffed.code, 0, sniffed.stderr);
+  assert.match(sniffed.stdout, /Title: forced/);
+  const unparsable = await runNutch(['parsechecker', `${base}/blob.bin`], { cwd });
   assert.equal(unparsable.code, 3);
   assert.match(unparsable.stdout, /Status: failed\(2,200\): No parser found for content type "application\/octet-stream"/);
 });

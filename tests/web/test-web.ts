@@ -12,7 +12,7 @@ import { WebModel, escapeHtml, type TestWebOptions } from './web-model.js';
 import { handleSpecial } from './special-routes.js';
 import { renderSitemap } from './sitemaps.js';
 
-export type { TestWebOptions, RobotsSpec, SitemapEntry } from './web-model.js';
+export type { TestWebOptions, TestWebFile, RobotsSpec, SitemapEntry } from './web-model.js';
 
 export interface RequestRecord {
   method: string;
@@ -97,6 +97,12 @@ export async function startTestWeb(options: TestWebOptions): Promise<TestWeb> {
       if (sitemap) return send(res, 200, sitemap.type, sitemap.body);
     }
     if (path.startsWith('/gone/')) return send(res, 410, 'text/plain', 'gone\n');
+    const file = Object.hasOwn(model.opts.files, path) ? model.opts.files[path] : undefined;
+    if (file) {
+      const body = typeof file.body === 'string' ? Buffer.from(file.body) : Buffer.from(file.body.buffer, file.body.byteOffset, file.body.byteLength);
+      res.writeHead(200, { ...(file.contentType ? { 'Content-Type': file.contentType } : {}), 'Content-Length': String(body.length) });
+      return res.end(body);
+    }
     if (path.startsWith('/special/')) {
       const page0 = () => renderPage(host, 0);
       return handleSpecial({ req, res, u, record, page: page0, compressed, url: (p) => url(host, p) });

@@ -47,6 +47,13 @@ export interface TestWebOptions {
    * `Sitemap:` line in robots.txt. Entries carry lastmod, changefreq and priority (sitemapEntry()).
    */
   sitemaps?: boolean;
+  /** Extra files served on every host at their exact path (documents, feeds): a null contentType sends no Content-Type header. */
+  files?: Record<string, TestWebFile>;
+}
+
+export interface TestWebFile {
+  contentType: string | null;
+  body: Uint8Array | string;
 }
 
 export interface SitemapEntry {
@@ -87,7 +94,7 @@ export class WebModel {
   constructor(opts: TestWebOptions) {
     const robots = opts.robots === true ? {} : opts.robots ? opts.robots : null;
     this.opts = {
-      externalLinkRatio: 0.2, latencyMs: 0, redirects: 0, notFoundRatio: 0, pageBytes: 4096, seed: 1, port: 0, firstAddress: 2, sitemaps: false,
+      externalLinkRatio: 0.2, latencyMs: 0, redirects: 0, notFoundRatio: 0, pageBytes: 4096, seed: 1, port: 0, firstAddress: 2, sitemaps: false, files: {},
       ...opts,
       robots,
     };
