@@ -103,7 +103,7 @@ export class ParseUtil {
       }
       let sig: Uint8Array;
       try {
-        sig = this.signature.calculate(content, parse);
+        sig = this.signature.calculate(parse.isCanonical || url === content.url ? content : subDocument(content, url, parse), parse);
       } catch (err) {
         this.log.warn(`Signature failed on ${url.slice(0, 300)}: ${errorMessage(err)}`, { code: 'NUTCH_EXTENSION_FAILED', point: 'Signature', url: url.slice(0, 300) });
         parse = { text: '', data: createParseData({ status: { majorCode: ParseStatusCode.FAILED, minorCode: ParseStatusMinor.FAILED_EXCEPTION, args: [`Signature: ${errorMessage(err)}`] }, contentMeta: { ...content.metadata } }), isCanonical: parse.isCanonical };
@@ -137,6 +137,12 @@ async function taggedHtmlParseFilters(chains: ExtensionChains): Promise<HtmlPars
     });
   }
   return new HtmlParseFilters(steps);
+}
+
+/** A sub-document's own Content for its Signature: its text as bytes at its URL. Signed with the whole
+ * container's bytes (as Nutch does), every feed entry would share the feed's MD5 and dedup would keep one. */
+function subDocument(container: Content, url: string, parse: Parse): Content {
+  return { ...container, url, baseUrl: url, content: new TextEncoder().encode(parse.text) };
 }
 
 /**

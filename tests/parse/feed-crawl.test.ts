@@ -36,13 +36,15 @@ ${[1, 2].map((n) => `<item><title>Entry ${n} headline</title><link>${entry(n)}</
   }));
   writeFileSync(join(cwd, 'index-writers.json'), JSON.stringify({ writers: [
     { id: 'indexer_sqlite_1', extension: 'indexer-sqlite' },
-    { id: 'jsonl_1', extension: 'indexer-jsonl', parameters: { path: join(cwd, 'docs.jsonl'), mode: 'overwrite' } },
+    { id: 'jsonl_1', extension: 'indexer-jsonl', parameters: { path: join(cwd, 'docs.jsonl'), mode: 'append' } },
   ] }));
   const crawl = await spawnNutch(['crawl', '-i', '-s', 'urls', 'crawl', '1'], { cwd });
   assert.equal(crawl.code, 0, crawl.stderr);
   // Only the feed was fetched: the entries come from its parse.
   assert.deepEqual(web.requestLog.get(web.hosts[0]!)?.map((r) => r.path).filter((p) => p !== '/robots.txt'), ['/news/feed.rss']);
 
+  // Each entry is signed by its own text, so dedup keeps them all.
+  assert.match(crawl.stdout, /documents_marked_as_duplicate=0/);
   const docs = readFileSync(join(cwd, 'docs.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l)).filter((d) => d.action === 'add');
   for (const n of [1, 2]) {
     const doc = docs.find((d) => d.id === entry(n));

@@ -9,7 +9,7 @@
 import { dirname, resolve } from 'node:path';
 import { NutchError, errorMessage } from '../../errors.js';
 import type { Content } from '../../model/content.js';
-import { cloneCrawlDatum, DatumMeta, type CrawlDatum } from '../../model/crawl-datum.js';
+import { cloneCrawlDatum, CrawlStatus, DatumMeta, type CrawlDatum } from '../../model/crawl-datum.js';
 import type { Inlinks } from '../../model/inlinks.js';
 import type { ParseData, ParseText } from '../../model/parse.js';
 import type { NutchDocument } from '../../model/nutch-document.js';
@@ -130,15 +130,43 @@ export async function index(ctx: NutchContext, args: IndexArgs, opts: StageOptio
       await text.close();
       await content?.close();
     }
+    await indexSubDocuments(segment, crawlDb);
+  }
+
+  /**
+   * Sub-documents a parser emitted (feed entries, archive members) have no crawl_fetch record: their
+   * fetch_success datum is in crawl_parse, as Nutch's ParseOutputFormat writes it, and Nutch's
+   * IndexerMapReduce takes the fetch datum from either part. Read them after the fetched pages.
+   */
+  async function indexSubDocuments(segment: Segment, crawlDb: CrawlDb): Promise<void> {
+    const direct = <P extends 'parse_data' | 'parse_text' | 'content'>(part: P) => ({ take: async (url: string) => last(await segment.get(part, url)) });
+    let batch: Keyed<CrawlDatum>[] = [];
+    const flush = async () => {
+      const fetched = await Promise.all(batch.map(async (r) => (await segment.get('crawl_fetch', r.url)).length > 0));
+      const subs = batch.filter((_, i) => !fetched[i]);
+      batch = [];
+      if (subs.length) await processBatch(segment, crawlDb, subs, direct('parse_data'), direct('parse_text'), args.addBinaryContent ? direct('content') : null);
+    };
+    let previous = '';
+    for await (const rec of segment.read('crawl_parse', { batchSize })) {
+      if (rec.value.status !== CrawlStatus.STATUS_FETCH_SUCCESS || rec.url === previous) continue;
+      previous = rec.url;
+      batch.push(rec);
+      if (batch.length >= batchSize) {
+        await flush();
+        if (opts.signal?.aborted) return;
+      }
+    }
+    if (batch.length) await flush();
   }
 
   async function processBatch(
     segment: Segment,
     crawlDb: CrawlDb,
     batch: Keyed<CrawlDatum>[],
-    data: LookaheadJoin<ParseData>,
-    text: LookaheadJoin<ParseText>,
-    content: LookaheadJoin<Content> | null,
+    data: Pick<LookaheadJoin<ParseData>, 'take'>,
+    text: Pick<LookaheadJoin<ParseText>, 'take'>,
+    content: Pick<LookaheadJoin<Content>, 'take'> | null,
   ): Promise<void> {
     const urls = batch.map((r) => r.url);
     const dbData = await crawlDb.getMany(urls);
