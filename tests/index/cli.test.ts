@@ -32,8 +32,10 @@ test('nutch index <crawldb> -linkdb <linkdb> -dir <segments> -deleteGone, then n
   assert.equal(lines[0], '2 hit(s) for "fox"');
   assert.equal(lines[1], '1. First page');
   assert.equal(lines[2], '   http://cli.example/one');
-  assert.match(lines[3]!, /<b>fox<\/b>/);
-  assert.match(lines[4]!, /^ {3}score=\d+\.\d{4}$/);
+  // Off a terminal the highlight markers are dropped (bold on a TTY: tests/cli/search-format.test.ts).
+  assert.match(lines[3]!, /\bfox\b/);
+  assert.doesNotMatch(lines[3]!, /<b>|\x1b\[/);
+  assert.match(lines[4]!, /^ {3}score=(\d+(\.\d{1,3})?|\d\.\d\de-\d+)$/);
 
   const j = await runNutch(['search', ...D, 'crawl', '"lazy dog"', '-json'], { cwd: c.cwd });
   const hits = j.stdout.trim().split('\n').map((l) => JSON.parse(l));

@@ -9,6 +9,7 @@ import { ExitCode, writeLine, type Command } from '../command.js';
 import { NutchError } from '../../../core/errors.js';
 import { search } from '../../../core/crawl/search/search.js';
 import { resolve } from 'node:path';
+import { formatScore, renderSnippet } from '../search-format.js';
 
 const usage = 'Usage: nutch search [-D k=v ...] <crawl_dir> [--] "query" [-n N] [-json]';
 
@@ -29,9 +30,10 @@ export const searchCommand: Command = {
       if (args.flags.has('-json')) {
         for (const h of hits) await writeLine(io.stdout, JSON.stringify({ url: h.url, title: h.title, snippet: h.snippet, score: h.score }));
       } else {
+        const tty = (io.stdout as { isTTY?: boolean }).isTTY === true;
         await writeLine(io.stdout, `${hits.length} hit(s) for ${JSON.stringify(query)}`);
         for (const [i, h] of hits.entries()) {
-          await writeLine(io.stdout, `${i + 1}. ${h.title || '(no title)'}\n   ${h.url}\n   ${h.snippet.replace(/\s+/g, ' ').trim()}\n   score=${h.score.toFixed(4)}`);
+          await writeLine(io.stdout, `${i + 1}. ${h.title || '(no title)'}\n   ${h.url}\n   ${renderSnippet(h.snippet, tty)}\n   score=${formatScore(h.score)}`);
         }
       }
       return ExitCode.OK;
