@@ -27,15 +27,11 @@ export async function fetchStage(ctx: NutchContext, args: FetchArgs & { inlinePa
   const inline = await InlineParse.create(ctx);
   let counters: Counters | undefined;
   try {
-    counters = await fetch(ctx, { ...args, parse: inline.parse }, opts);
+    // each partition's parse parts end with its fetch, in the process that fetched it
+    counters = await fetch(ctx, { ...args, parse: inline.parse, onPartitionEnd: inline.finishPartition }, opts);
   } finally {
-    const segment = await ctx.storage.openSegment(args.segment);
-    try {
-      const parsed = await inline.finish(segment, { complete: counters !== undefined && !opts.signal?.aborted });
-      if (counters) for (const [k, v] of Object.entries(parsed)) counters[`parse.${k}`] = v;
-    } finally {
-      await segment.close();
-    }
+    const parsed = await inline.close();
+    if (counters) for (const [k, v] of Object.entries(parsed)) counters[`parse.${k}`] = v;
   }
   return counters;
 }

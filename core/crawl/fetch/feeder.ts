@@ -1,8 +1,10 @@
 /**
- * QueueFeeder: reads crawl_generate partition by partition into the FetchItemQueues, keeping at most
- * `capacity` items queued (fetcher.queue.depth.multiplier × threads), as Nutch's QueueFeeder. URLs a
- * killed run already stored in crawl_fetch are skipped, so a resumed fetch carries on: the segment is
- * asked a batch at a time, so memory never grows with the partition.
+ * QueueFeeder: reads crawl_generate into the FetchItemQueues, one claimed partition after another,
+ * keeping at most `capacity` items queued (fetcher.queue.depth.multiplier × threads), as Nutch's
+ * QueueFeeder. The next partition is claimed only when the current one is fed, so several workers
+ * on one segment share its partitions. URLs a killed run already stored in crawl_fetch are skipped,
+ * so a resumed fetch carries on: the segment is asked a batch at a time, so memory never grows with
+ * the partition.
  */
 import type { Keyed, Segment } from '../../storage/interfaces.js';
 import type { CrawlDatum } from '../../model/crawl-datum.js';
@@ -19,6 +21,22 @@ export interface FeederStats {
   malformed: number;
 }
 
+/** Where the feeder's partitions come from and where what it learns goes (the fetcher). */
+export interface FeederSource {
+  /** Claims the next partition; null when there is none left for this worker. */
+  next(): Promise<number | null>;
+  /** Every URL of the partition was queued (or skipped). */
+  fed(partition: number): void;
+  /** The partition's claim was lost: stop feeding it. */
+  isLost(partition: number): boolean;
+  /** A killed run stored this URL's content but not its crawl_fetch record. */
+  contentStored(partition: number, url: string): void;
+  /** A URL that is not queued (malformed, or dropped after a time or throughput limit). */
+  skip(url: string, reason: string): void;
+  /** True after a time or throughput limit: the rest of each partition is skipped, not fetched. */
+  readonly dropping: boolean;
+}
+
 export class QueueFeeder {
   readonly stats: FeederStats = { fed: 0, skippedStored: 0, malformed: 0 };
   done = false;
@@ -31,29 +49,33 @@ export class QueueFeeder {
     private readonly log: Logger,
     /** True on a resumed fetch: crawl_generate batches are checked against what is stored. */
     private readonly resumed: boolean,
-    /** URLs of a partition whose content a killed run stored although their crawl_fetch record was not. */
-    private readonly onContentStored: (partition: number, url: string) => void,
-    /** Called for every URL a -topN-free fetch skips or cannot queue, to keep counters honest. */
-    private readonly onSkip: (url: string, reason: string) => void,
+    private readonly source: FeederSource,
   ) {}
 
-  /** Stops feeding (time limit, throughput threshold, abort). */
+  /** Stops feeding (abort). */
   stop(): void {
     this.stopped = true;
     this.queues.wake();
   }
 
-  async run(partitions: number[]): Promise<void> {
+  async run(): Promise<void> {
     try {
-      for (const partition of partitions) {
+      for (;;) {
+        if (this.stopped) return;
+        const partition = await this.source.next();
+        if (partition === null || this.stopped) return;
         let batch: Keyed<CrawlDatum>[] = [];
+        let complete = true;
         for await (const record of this.segment.read('crawl_generate', { partition })) {
           batch.push(record);
           if (batch.length < RESUME_CHECK_BATCH) continue;
-          if (!(await this.feed(partition, batch))) return;
+          complete = await this.feed(partition, batch);
           batch = [];
+          if (!complete) break;
         }
-        if (batch.length && !(await this.feed(partition, batch))) return;
+        if (complete && batch.length) complete = await this.feed(partition, batch);
+        if (!complete && this.stopped) return;
+        this.source.fed(partition);
       }
     } finally {
       this.done = true;
@@ -62,29 +84,37 @@ export class QueueFeeder {
     }
   }
 
-  /** Queues one batch of crawl_generate; false once stopped. */
+  /** Queues one batch of crawl_generate; false once stopped or the partition was lost. */
   private async feed(partition: number, batch: Keyed<CrawlDatum>[]): Promise<boolean> {
     let fetched = new Set<string>();
     if (this.resumed) {
       const urls = batch.map((r) => r.url);
       fetched = await this.segment.storedAmong('crawl_fetch', partition, urls);
       const pending = urls.filter((u) => !fetched.has(u));
-      for (const url of await this.segment.storedAmong('content', partition, pending)) this.onContentStored(partition, url);
+      for (const url of await this.segment.storedAmong('content', partition, pending)) this.source.contentStored(partition, url);
     }
     for (const { url, value } of batch) {
-      if (this.stopped) return false;
+      if (this.stopped || this.source.isLost(partition)) return false;
       if (fetched.has(url)) {
         this.stats.skippedStored++;
+        continue;
+      }
+      if (this.source.dropping) {
+        this.source.skip(url, 'fetch limit reached');
         continue;
       }
       const item = await createFetchItem(url, value, this.queues.mode, partition, 0, this.queues.ipCache);
       if (!item) {
         this.stats.malformed++;
-        this.onSkip(url, 'malformed URL in crawl_generate');
+        this.source.skip(url, 'malformed URL in crawl_generate');
         continue;
       }
-      while (this.queues.totalSize >= this.capacity && !this.stopped) await this.queues.waitForSpace();
-      if (this.stopped) return false;
+      while (this.queues.totalSize >= this.capacity && !this.stopped && !this.source.dropping) await this.queues.waitForSpace();
+      if (this.stopped || this.source.isLost(partition)) return false;
+      if (this.source.dropping) {
+        this.source.skip(url, 'fetch limit reached');
+        continue;
+      }
       this.queues.add(item);
       this.stats.fed++;
     }

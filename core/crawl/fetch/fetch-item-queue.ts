@@ -64,6 +64,17 @@ export class FetchItemQueue {
     this.nextFetchTime = Math.max(this.nextFetchTime, until);
   }
 
+  /** Drops the queued items that match (a partition whose claim was lost); returns them. */
+  removeWhere(match: (item: FetchItem) => boolean): FetchItem[] {
+    const kept: FetchItem[] = [];
+    const dropped: FetchItem[] = [];
+    for (let i = this.head; i < this.items.length; i++) (match(this.items[i]!) ? dropped : kept).push(this.items[i]!);
+    this.items.length = 0;
+    this.items.push(...kept);
+    this.head = 0;
+    return dropped;
+  }
+
   /** Drops every queued item (not the in-progress ones); returns them. */
   empty(): FetchItem[] {
     const dropped = this.items.slice(this.head);

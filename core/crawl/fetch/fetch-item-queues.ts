@@ -19,6 +19,8 @@ export class FetchItemQueues {
   readonly ipCache = new Map<string, Promise<string>>();
   totalSize = 0;
   inProgress = 0;
+  /** Items queued or in progress per fetch partition: a claimed partition is done when it drops to 0. */
+  private readonly pendingByPartition = new Map<number, number>();
   private changeWaiter: (() => void) | null = null;
   private spaceWaiter: (() => void) | null = null;
   private cursor = 0;
@@ -46,7 +48,29 @@ export class FetchItemQueues {
   add(item: FetchItem, front = false): void {
     this.get(item.queueId).add(item, front);
     this.totalSize++;
+    this.countPending(item.partition, 1);
     this.wake();
+  }
+
+  /** Items of a partition queued or in progress. */
+  pendingFor(partition: number): number {
+    return this.pendingByPartition.get(partition) ?? 0;
+  }
+
+  private countPending(partition: number, delta: number): void {
+    const n = (this.pendingByPartition.get(partition) ?? 0) + delta;
+    if (n > 0) this.pendingByPartition.set(partition, n);
+    else this.pendingByPartition.delete(partition);
+  }
+
+  /** Drops the queued items of one partition (its claim was lost); in-progress ones finish. */
+  dropPartition(partition: number): FetchItem[] {
+    const dropped: FetchItem[] = [];
+    for (const q of this.queues.values()) dropped.push(...q.removeWhere((i) => i.partition === partition));
+    this.totalSize -= dropped.length;
+    this.countPending(partition, -dropped.length);
+    this.wake();
+    return dropped;
   }
 
   /** The next due item, round-robin over the queues so no host starves. */
@@ -81,6 +105,7 @@ export class FetchItemQueues {
   finish(item: FetchItem, asap = false, now = Date.now()): void {
     this.get(item.queueId).finish(item, asap, now);
     this.inProgress--;
+    this.countPending(item.partition, -1);
     this.wake();
     this.prune(item.queueId);
   }
@@ -103,6 +128,7 @@ export class FetchItemQueues {
     if (!q) return [];
     const dropped = q.empty();
     this.totalSize -= dropped.length;
+    for (const item of dropped) this.countPending(item.partition, -1);
     this.wake();
     return dropped;
   }

@@ -1,16 +1,19 @@
 /**
- * The fetch stage (Nutch's Fetcher): a QueueFeeder fills per-host FetchItemQueues from crawl_generate;
- * a dispatcher starts up to `threads` concurrent fetches, each from a queue whose politeness delay has
- * passed; results go to crawl_fetch and content per partition in batches, `_SUCCESS` at the end.
- * A killed fetch resumes on the same segment, skipping the URLs crawl_fetch already holds. The first
- * abort is a polite stop: nothing new starts, in-flight fetches finish, what is done is committed.
+ * The fetch stage (Nutch's Fetcher): a QueueFeeder fills per-host FetchItemQueues from the
+ * crawl_generate partitions this process claims (partition-claims.ts); a dispatcher starts up to
+ * `threads` concurrent fetches, each from a queue whose politeness delay has passed; results go to
+ * crawl_fetch and content of their partition in batches, fenced by the claim. A partition is finished
+ * and completed as soon as its last item is written. Started on several machines at once, the
+ * processes share the segment's partitions and each returns when all are done or failed. A killed
+ * fetch resumes on the same segment, skipping the URLs crawl_fetch already holds. The first abort is a
+ * polite stop: nothing new starts, in-flight fetches finish, what is done is committed, and the
+ * claimed partitions are given back.
  */
 import { NutchError } from '../../errors.js';
 import { checkAgentName, type NutchContext } from '../context.js';
 import { ContentMeta, type Content } from '../../model/content.js';
 import { CrawlStatus, DatumMeta, statusName, type CrawlDatum } from '../../model/crawl-datum.js';
-import type { ProtocolStatus } from '../../model/protocol-status.js';
-import type { Segment } from '../../storage/interfaces.js';
+import type { PartitionClaim, PartitionStatus, Segment } from '../../storage/interfaces.js';
 import { count, type Counters, type StageOptions } from '../progress.js';
 import { ExtensionPoints } from '../../extension-points/extension-point.js';
 import { FetchItemQueues } from './fetch-item-queues.js';
@@ -22,12 +25,17 @@ import { FetchMonitor } from './fetch-monitor.js';
 import { isStorageWriteFailure, storageWriteFailure } from './storage-write-failure.js';
 import { ContentBudget } from '../../protocol/content-budget.js';
 import type { FetchItem } from './fetch-item.js';
+import { PartitionClaims } from './partition-claims.js';
+import { workerId } from '../../storage/sqlite/sqlite-fetch-partitions.js';
+import { ProtocolStatusCode, protocolStatus, type ProtocolStatus } from '../../model/protocol-status.js';
 
 /** What the inline parse hook learns about a fetched page (fetcher.parse). */
 export interface FetchParseInfo {
   url: string;
   segment: Segment;
   partition: number;
+  /** The claim the page was fetched under: parse output of the partition is fenced by it too. */
+  claim?: PartitionClaim;
 }
 
 export interface FetchArgs {
@@ -40,6 +48,10 @@ export interface FetchArgs {
    * parse stage to the parse worker pool, which writes the parse output itself.
    */
   parse?: (content: Content, datum: CrawlDatum, info: FetchParseInfo) => Promise<void>;
+  /** With `parse`: a partition's fetch ended (complete: finished; else stopped, lost or released). */
+  onPartitionEnd?: (segment: Segment, partition: number, complete: boolean) => Promise<void>;
+  /** This process's id in partition claims (default host:pid:random). */
+  worker?: string;
 }
 
 export async function fetch(ctx: NutchContext, args: FetchArgs, opts: StageOptions = {}): Promise<Counters> {
@@ -57,7 +69,7 @@ export async function fetch(ctx: NutchContext, args: FetchArgs, opts: StageOptio
       throw new NutchError('NUTCH_SEGMENT_ALREADY_FETCHED', `Segment already fetched! (${args.segment}/crawl_fetch has _SUCCESS)`, { path: args.segment });
     }
     const threads = Math.max(1, args.threads ?? conf.getInt('fetcher.threads.fetch', 10));
-    const partitions = await segment.partitions('crawl_generate');
+    const totalPartitions = Math.max(1, await segment.partitionCount());
     opts.onProgress?.({ type: 'stage-start', stage: 'fetch', args: { segment: args.segment, threads } });
 
     // every extension this stage uses starts before anything is read or written (DESIGN §3)
@@ -70,13 +82,33 @@ export async function fetch(ctx: NutchContext, args: FetchArgs, opts: StageOptio
     const resumed = (await segment.hasPart('crawl_fetch')) || (await segment.hasPart('content'));
     if (resumed) log.info(`resuming fetch of ${segment.name}: URLs already in crawl_fetch are skipped`);
     const expected = await segment.count('crawl_generate');
-
-    const output = new FetchOutput(segment, partitions, conf.getBoolean('fetcher.store.content', true), Math.max(1, conf.getInt('storage.batch.size', 1000)));
-    await output.open();
+    const budget = ContentBudget.fromConf(conf);
     const parseInline = conf.getBoolean('fetcher.parse', false);
     if (parseInline && !args.parse) log.warn('fetcher.parse is true but no parser is wired to this fetch; content is stored unparsed (run nutch parse)');
 
-    const budget = ContentBudget.fromConf(conf);
+    // the partitions this process holds: claimed, fed, written, then completed or given back
+    const runs = new Map<number, { claim: PartitionClaim; fedAll: boolean }>();
+    const claims: PartitionClaims = new PartitionClaims(segment.fetchPartitions(), args.worker ?? workerId(), {
+      leaseMs: conf.getInt('fetcher.partition.lease', 60) * 1000,
+      maxAttempts: conf.getInt('fetcher.partition.max.attempts', 4),
+      pollMs: conf.getInt('fetcher.partition.poll', 1000),
+    }, log, (failed) => returnFailedPartition(failed), (claim) => {
+      count(counters, 'partition_lost');
+      runs.delete(claim.partition);
+      count(counters, 'partition_lost_dropped', queues.dropPartition(claim.partition).length);
+      void output.drop(claim.partition).then(() => args.onPartitionEnd?.(segment, claim.partition, false)).catch((err) => { failure ??= err; });
+    });
+    const output = new FetchOutput(segment, totalPartitions, conf.getBoolean('fetcher.store.content', true), Math.max(1, conf.getInt('storage.batch.size', 1000)), {
+      onCommitted: (p) => {
+        const run = runs.get(p);
+        if (run) void claims.renew(run.claim);
+      },
+      onLeaseLost: (p, err) => {
+        const run = runs.get(p);
+        return run ? claims.handle(run.claim, err) : false;
+      },
+    });
+
     const deps: FetcherThreadDeps = {
       queues, protocols, normalizers, filters, scoring, counters, log,
       maxRedirect: conf.getInt('http.redirect.max', 0),
@@ -106,14 +138,18 @@ export async function fetch(ctx: NutchContext, args: FetchArgs, opts: StageOptio
         content.metadata[ContentMeta.FETCH_TIME] = [String(now)];
         scoring.passScoreBeforeParsing(url, datum, content);
       }
-      if (parseInline && args.parse && content && fetchStatus === CrawlStatus.STATUS_FETCH_SUCCESS) {
+      if (parseInline && args.parse && content && fetchStatus === CrawlStatus.STATUS_FETCH_SUCCESS && runs.has(item.partition)) {
         // parsed before crawl_fetch is written, so what the parse sets on the datum (its signature) is
         // stored with it, as Nutch's FetcherThread.output; the worker pool parses while other fetches run
         try {
-          await args.parse(content, datum, { url, segment, partition: item.partition });
+          // fenced only when the hook ends partitions with the fetch (else it writes after completion)
+          const claim = args.onPartitionEnd ? runs.get(item.partition)?.claim : undefined;
+          await args.parse(content, datum, { url, segment, partition: item.partition, claim });
         } catch (err) {
-          count(counters, 'parse_failed');
-          log.warn(`inline parse of ${url} failed: ${(err as Error).message}`);
+          if (!claims.handle(runs.get(item.partition)?.claim ?? { partition: item.partition, attempt: 0, worker: '' }, err)) {
+            count(counters, 'parse_failed');
+            log.warn(`inline parse of ${url} failed: ${(err as Error).message}`);
+          }
         }
       }
       try {
@@ -127,35 +163,73 @@ export async function fetch(ctx: NutchContext, args: FetchArgs, opts: StageOptio
       }
     };
 
+    /** A partition claimed too often without finishing: its unfetched URLs go back to the CrawlDb (retry). */
+    const returnFailedPartition = async (failed: PartitionStatus) => {
+      const p = failed.partition;
+      count(counters, 'partition_failed');
+      await output.open(p);
+      for await (const batch of unfetchedBatches(segment, p)) {
+        for (const r of batch) {
+          count(counters, 'partition_failed_urls');
+          await record({ partition: p } as FetchItem, r.url, r.value, null, protocolStatus(ProtocolStatusCode.RETRY, `fetch partition failed: ${failed.reason ?? ''}`), CrawlStatus.STATUS_FETCH_RETRY);
+        }
+      }
+      await output.finishPartition(p, true);
+      await args.onPartitionEnd?.(segment, p, true);
+    };
+
     const capacity = threads * Math.max(1, conf.getInt('fetcher.queue.depth.multiplier', 50));
-    const feeder = new QueueFeeder(segment, queues, capacity, log, resumed, (p, url) => output.contentStored(p, url), (url, reason) => {
-      count(counters, 'skipped');
-      opts.onProgress?.({ type: 'skip', stage: 'fetch', url, reason });
+    let limited: 'hitByTimeLimit' | 'hitByThrougputThreshold' | null = null;
+    const feeder = new QueueFeeder(segment, queues, capacity, log, resumed, {
+      async next() {
+        const claim = await claims.next();
+        if (!claim) return null;
+        await output.open(claim.partition, claim);
+        runs.set(claim.partition, { claim, fedAll: false });
+        return claim.partition;
+      },
+      fed(partition) {
+        const run = runs.get(partition);
+        if (run) run.fedAll = true;
+        queues.wake();
+      },
+      isLost: (partition) => claims.isLost(partition),
+      contentStored: (partition, url) => output.contentStored(partition, url),
+      skip(url, reason) {
+        if (limited) {
+          count(counters, limited);
+          return;
+        }
+        count(counters, 'skipped');
+        opts.onProgress?.({ type: 'skip', stage: 'fetch', url, reason });
+      },
+      get dropping() {
+        return limited !== null;
+      },
     });
     let stopping = false;
-    const stop = (reason: string) => {
-      if (stopping) return 0;
-      stopping = reason === 'abort';
+    const onAbort = () => {
+      if (stopping) return;
+      stopping = true;
+      count(counters, 'stopped_by_abort');
       feeder.stop();
-      const dropped = queues.emptyAll().length;
+      claims.stop();
+      queues.emptyAll();
       queues.wake();
-      return dropped;
+      log.info('fetch stopping politely: no new requests, in-flight fetches finish, claimed partitions are given back');
     };
     const monitor = new FetchMonitor(conf, counters, () => feeder.stats.skippedStored + pages + (counters.skipped ?? 0), expected, queues, started, log, (why) => {
-      const dropped = stop(why);
-      count(counters, why === 'time' ? 'hitByTimeLimit' : 'hitByThrougputThreshold', dropped);
+      // as Nutch: the rest of the fetch list is skipped and the segment completes
+      limited = why === 'time' ? 'hitByTimeLimit' : 'hitByThrougputThreshold';
+      count(counters, limited, queues.emptyAll().length);
+      queues.wake();
     }, opts.onProgress);
-    const onAbort = () => {
-      count(counters, 'stopped_by_abort');
-      stop('abort');
-      log.info('fetch stopping politely: no new requests, in-flight fetches finish');
-    };
     if (opts.signal?.aborted) onAbort();
     else opts.signal?.addEventListener('abort', onAbort, { once: true });
 
     let active = 0;
     let failure: unknown = null;
-    const feeding = feeder.run(partitions).catch((err) => {
+    const feeding = feeder.run().catch((err) => {
       failure ??= err;
       queues.wake();
     });
@@ -187,6 +261,21 @@ export async function fetch(ctx: NutchContext, args: FetchArgs, opts: StageOptio
           queues.wake();
         });
     };
+    /** Finishes and completes each held partition whose items are all written. */
+    const completeFinished = async () => {
+      for (const [p, run] of runs) {
+        if (!run.fedAll || queues.pendingFor(p) > 0 || claims.isLost(p)) continue;
+        runs.delete(p);
+        await output.finishPartition(p, true);
+        await args.onPartitionEnd?.(segment, p, true);
+        if (claims.isLost(p)) continue;
+        try {
+          await claims.complete(run.claim);
+        } catch (err) {
+          if (!claims.handle(run.claim, err)) throw err;
+        }
+      }
+    };
     try {
       for (;;) {
         if (failure) throw failure;
@@ -194,23 +283,34 @@ export async function fetch(ctx: NutchContext, args: FetchArgs, opts: StageOptio
           let item: FetchItem | null;
           while (active < threads && (item = queues.take())) launch(item);
         }
-        if (active === 0 && (stopping || (feeder.done && queues.totalSize === 0))) break;
+        if (!stopping) await completeFinished();
+        if (active === 0 && (stopping || (feeder.done && queues.totalSize === 0 && runs.size === 0))) break;
         const next = active < threads && !stopping ? queues.nextReadyTime() : Infinity;
         await queues.waitForChange(next - Date.now());
       }
       await feeding;
-      await output.close(!stopping);
+      // a polite stop: what is held goes back, unfinished, for a later run or another worker to resume
+      for (const [p, run] of runs) {
+        await output.finishPartition(p, false);
+        await args.onPartitionEnd?.(segment, p, false);
+        await claims.release(run.claim);
+      }
+      runs.clear();
+      if (failure) throw failure;
       monitor.close(true);
     } catch (err) {
-      await output.close(false).catch(() => {});
+      await output.close().catch(() => {});
+      for (const [p] of runs) await args.onPartitionEnd?.(segment, p, false).catch(() => {});
       throw err;
     } finally {
       monitor.close();
+      claims.close();
       opts.signal?.removeEventListener('abort', onAbort);
     }
     if (feeder.stats.skippedStored) counters.resumed_skipped = feeder.stats.skippedStored;
     if (budget.peak) counters.content_budget_peak = budget.peak;
     if (budget.refused) counters.content_budget_refused = budget.refused;
+    if (output.droppedRecords) counters.partition_lost_records = output.droppedRecords;
     const ms = Date.now() - started;
     log.info(`fetch of ${segment.name} done in ${(ms / 1000).toFixed(1)} s: ${pages} pages (${(pages / Math.max(0.001, ms / 1000)).toFixed(1)} pages/s)`, counters);
     opts.onProgress?.({ type: 'stage-end', stage: 'fetch', counters, ms });
@@ -218,4 +318,20 @@ export async function fetch(ctx: NutchContext, args: FetchArgs, opts: StageOptio
   } finally {
     await segment.close();
   }
+}
+
+/** crawl_generate records of a partition that crawl_fetch does not hold yet, a batch at a time. */
+async function* unfetchedBatches(segment: Segment, partition: number, size = 500): AsyncGenerator<{ url: string; value: CrawlDatum }[]> {
+  let batch: { url: string; value: CrawlDatum }[] = [];
+  const flush = async () => {
+    const stored = await segment.storedAmong('crawl_fetch', partition, batch.map((r) => r.url));
+    const out = batch.filter((r) => !stored.has(r.url));
+    batch = [];
+    return out;
+  };
+  for await (const r of segment.read('crawl_generate', { partition })) {
+    batch.push(r);
+    if (batch.length >= size) yield await flush();
+  }
+  if (batch.length) yield await flush();
 }

@@ -3,17 +3,18 @@
  * each successfully fetched Content goes through the same SegmentParser as `nutch parse` (worker pool,
  * skip rules, ParseOutputFormat records), and the records are appended to parse_text, parse_data and
  * crawl_parse of the fetch's own partition, in batches (parse-record-buffer.ts). The page's signature is also
- * set on the fetch datum, as Nutch does. finish() flushes everything and, when the fetch completed,
- * marks every partition finished so the parse parts get `_SUCCESS`.
+ * set on the fetch datum, as Nutch does. The writers of a partition are fenced by the fetch's claim on
+ * it; finishPartition() ends one partition as the fetch ends it (the crawl wires it so), and finish()
+ * ends what is left (with `complete`, every partition: one process fetched the whole segment).
  *
  *   const inline = await InlineParse.create(ctx);
- *   await fetch(ctx, { segment, parse: inline.parse }, opts);
- *   await inline.finish(segment, { complete: true });
+ *   await fetch(ctx, { segment, parse: inline.parse, onPartitionEnd: inline.finishPartition }, opts);
+ *   await inline.close();
  */
 import type { NutchContext } from '../context.js';
 import { count, type Counters } from '../progress.js';
 import { availableParallelism } from 'node:os';
-import type { Segment } from '../../storage/interfaces.js';
+import type { PartitionClaim, Segment } from '../../storage/interfaces.js';
 import type { Content } from '../../model/content.js';
 import type { CrawlDatum } from '../../model/crawl-datum.js';
 import { SegmentParser } from './segment-parser.js';
@@ -44,7 +45,7 @@ export class InlineParse {
   }
 
   /** The hook the fetcher calls for each successfully fetched page (FetchArgs.parse). */
-  readonly parse = async (content: Content, datum: CrawlDatum, info: { segment: Segment; partition: number }): Promise<void> => {
+  readonly parse = async (content: Content, datum: CrawlDatum, info: { segment: Segment; partition: number; claim?: PartitionClaim }): Promise<void> => {
     const r = await this.parser.parse(content, info.segment.name);
     if (r.skipped) {
       count(this.counters, `ParseSegment.skipped.${r.skipped}`);
@@ -52,37 +53,61 @@ export class InlineParse {
     }
     count(this.counters, `ParserStatus.${r.status}`);
     if (r.signature) datum.signature = r.signature;
-    const out = await this.output(info.segment, info.partition);
+    const out = await this.output(info.segment, info.partition, info.claim);
     if (out.buffer.add(r.records!)) await this.flush(out);
   };
+
+  /** The fetch ended a partition: flush it and, when `complete`, finish its parse parts (FetchArgs.onPartitionEnd). */
+  readonly finishPartition = async (segment: Segment, partition: number, complete: boolean): Promise<void> => {
+    if (complete) await this.output(segment, partition);
+    const key = `${segment.path}\0${partition}`;
+    const pending = this.outputs.get(key);
+    if (!pending) return;
+    this.outputs.delete(key);
+    await this.end(await pending, complete);
+  };
+
+  /** Closes the partitions still open, unfinished (a stopped fetch); returns the counters. */
+  async close(): Promise<Counters> {
+    for (const [key, pending] of this.outputs) {
+      this.outputs.delete(key);
+      await this.end(await pending, false);
+    }
+    for (const [k, v] of Object.entries(this.parser.stats)) this.counters[`outlinks.${k}`] = v;
+    return this.counters;
+  }
+
+  private async end(out: PartitionOutput, complete: boolean): Promise<void> {
+    try {
+      await this.flush(out);
+      if (complete) for (const w of [out.writers.text, out.writers.data, out.writers.crawl]) await w.finish();
+    } finally {
+      for (const w of [out.writers.text, out.writers.data, out.writers.crawl]) await w.close();
+    }
+  }
 
   /** Flushes every partition; with `complete`, finishes all of the segment's partitions (`_SUCCESS`). */
   async finish(segment: Segment, opts: { complete: boolean }): Promise<Counters> {
     if (opts.complete) for (const p of await segment.partitions('crawl_generate')) await this.output(segment, p);
     for (const [key, pending] of this.outputs) {
       if (!key.startsWith(`${segment.path}\0`)) continue;
-      const out = await pending;
-      await this.flush(out);
-      for (const w of [out.writers.text, out.writers.data, out.writers.crawl]) {
-        if (opts.complete) await w.finish();
-        await w.close();
-      }
       this.outputs.delete(key);
+      await this.end(await pending, opts.complete);
     }
     for (const [k, v] of Object.entries(this.parser.stats)) this.counters[`outlinks.${k}`] = v;
     return this.counters;
   }
 
-  private output(segment: Segment, partition: number): Promise<PartitionOutput> {
+  private output(segment: Segment, partition: number, claim?: PartitionClaim): Promise<PartitionOutput> {
     const key = `${segment.path}\0${partition}`;
     let out = this.outputs.get(key);
     if (!out) {
       out = (async () => {
-        const total = Math.max(1, (await segment.partitions('crawl_generate')).length);
+        const o = { totalPartitions: Math.max(1, await segment.partitionCount()), fence: claim };
         const writers: ParseWriters = {
-          text: await segment.openWriter('parse_text', partition, { totalPartitions: total }),
-          data: await segment.openWriter('parse_data', partition, { totalPartitions: total }),
-          crawl: await segment.openWriter('crawl_parse', partition, { totalPartitions: total }),
+          text: await segment.openWriter('parse_text', partition, o),
+          data: await segment.openWriter('parse_data', partition, o),
+          crawl: await segment.openWriter('crawl_parse', partition, o),
         };
         return { writers, buffer: new ParseRecordBuffer(this.batchSize), chain: Promise.resolve() };
       })();
