@@ -182,11 +182,18 @@ export async function fetch(ctx: NutchContext, args: FetchArgs, opts: StageOptio
     let limited: 'hitByTimeLimit' | 'hitByThrougputThreshold' | null = null;
     const feeder = new QueueFeeder(segment, queues, capacity, log, resumed, {
       async next() {
-        const claim = await claims.next();
-        if (!claim) return null;
-        await output.open(claim.partition, claim);
-        runs.set(claim.partition, { claim, fedAll: false });
-        return claim.partition;
+        for (;;) {
+          const claim = await claims.next();
+          if (!claim) return null;
+          try {
+            await output.open(claim.partition, claim);
+          } catch (err) {
+            if (claims.handle(claim, err)) continue; // superseded while this process was frozen
+            throw err;
+          }
+          runs.set(claim.partition, { claim, fedAll: false });
+          return claim.partition;
+        }
       },
       fed(partition) {
         const run = runs.get(partition);

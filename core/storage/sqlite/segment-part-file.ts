@@ -7,7 +7,8 @@
  * scans instead.
  */
 import fs from 'node:fs';
-import type { Keyed } from '../interfaces.js';
+import type { Keyed, PartitionClaim } from '../interfaces.js';
+import { leaseLost } from './sqlite-fetch-partitions.js';
 import { guard, openDatabase, type SqliteDatabase } from './open-database.js';
 import { decodeValue, encodeValue } from '../value-codec.js';
 
@@ -38,8 +39,8 @@ export function parsePartitionFileName(name: string): number | null {
 
 export class SegmentPartFile {
   readonly db: SqliteDatabase;
-  /** Throws when this writer's claim on the partition was superseded (see attachFence). */
-  private fence: (() => void) | null = null;
+  /** The claim this writer writes under: appends commit only while the file's fence is still its attempt. */
+  private fence: PartitionClaim | null = null;
 
   constructor(readonly file: string, create: boolean, private readonly encode: (value: never) => Buffer = encodeValue) {
     this.db = openDatabase(file, { create, schema: PART_SCHEMA, writeOnce: true, cacheKiB: PART_CACHE_KIB });
@@ -54,15 +55,31 @@ export class SegmentPartFile {
     return row?.value;
   }
 
-  /** From now on every append and finish commits only while `check` passes inside its transaction. */
-  setFence(check: () => void): void {
-    this.fence = check;
+  /**
+   * Writes under `claim` from now on: records its attempt as the file's fence (a newer attempt already
+   * there means the claim was superseded), and every append and finish checks it in its transaction.
+   */
+  setFence(claim: PartitionClaim, segmentName: string): void {
+    this.fence = claim;
+    this.fenceOf = segmentName;
+    guard(this.file, () => this.db.transaction(() => {
+      this.checkFence(true);
+      this.setMeta('fence', String(claim.attempt));
+    }).immediate());
+  }
+
+  private fenceOf = '';
+
+  private checkFence(claiming = false): void {
+    if (!this.fence) return;
+    const stored = Number(this.getMeta('fence') ?? 0);
+    if (claiming ? stored > this.fence.attempt : stored !== this.fence.attempt) throw leaseLost(this.fence, this.fenceOf);
   }
 
   /** Builds the url index and sets the finished flag. */
   finish(): void {
     guard(this.file, () => this.db.transaction(() => {
-      this.fence?.();
+      this.checkFence();
       this.db.exec(URL_INDEX);
       this.setMeta('finished', '1');
     }).immediate());
@@ -87,7 +104,7 @@ export class SegmentPartFile {
         i++;
       }
       guard(this.file, () => this.db.transaction(() => {
-        this.fence?.();
+        this.checkFence();
         for (const [url, buf] of encoded) insert.run(url, buf);
       }).immediate());
     }

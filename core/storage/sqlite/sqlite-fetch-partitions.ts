@@ -1,9 +1,11 @@
 /**
  * The embedded engine's fetch-partition queue: a small SQLite table in `<segment>/.fetch-partitions`
  * shared by the fetch processes of one machine (the embedded engine's reach). A claim is a row update
- * under SQLite's write lock; a fenced segment writer ATTACHes this file and checks its claim inside
- * the same IMMEDIATE transaction that appends, so a superseded worker can never commit a batch.
- * Times are this machine's clock, the only clock its workers share.
+ * under SQLite's write lock. The fencing token lives with the data: a fenced writer records its
+ * attempt in the partition file itself and every append checks it in its own transaction
+ * (segment-part-file.ts), so a superseded worker can never commit a batch, and a frozen one never
+ * holds a lock that other partitions wait for. Times are this machine's clock, the only clock its
+ * workers share.
  */
 import path from 'node:path';
 import { leaseLost } from '../partition-claim.js';
@@ -123,16 +125,4 @@ export class SqliteFetchPartitions implements FetchPartitions {
     this.db?.close();
     this.db = null;
   }
-}
-
-/**
- * The fence a segment writer checks in each append's transaction: the partitions file ATTACHed to
- * the part file's connection, the claim's row read under the IMMEDIATE transaction's write lock.
- */
-export function attachFence(db: SqliteDatabase, segmentDir: string, claim: PartitionClaim): () => void {
-  db.prepare('ATTACH DATABASE ? AS claims').run(path.join(segmentDir, FETCH_PARTITIONS_FILE));
-  const check = db.prepare("SELECT 1 FROM claims.partitions WHERE partition = ? AND attempts = ? AND state = 'running'").pluck();
-  return () => {
-    if (check.get(claim.partition, claim.attempt) === undefined) throw leaseLost(claim, segmentDir);
-  };
 }

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FetchPartitions, Keyed, PartitionClaim, Segment, SegmentPartName, SegmentPartTypes, SegmentPartWriter } from '../interfaces.js';
-import { SqliteFetchPartitions, attachFence } from './sqlite-fetch-partitions.js';
+import { SqliteFetchPartitions } from './sqlite-fetch-partitions.js';
 import { NutchError } from '../../errors.js';
 import { SegmentPartFile, parsePartitionFileName, partitionFileName } from './segment-part-file.js';
 import { encodeDatum, encodeValue } from '../value-codec.js';
@@ -100,7 +100,7 @@ export class SqliteSegment implements Segment {
     const pf = new SegmentPartFile(file, true, DATUM_PARTS.has(part) ? encodeDatum : encodeValue);
     const total = opts.totalPartitions ?? (Number(pf.getMeta('totalPartitions') ?? 0) || (await this.defaultTotal(part)));
     pf.setMeta('totalPartitions', String(total));
-    if (opts.fence) pf.setFence(attachFence(pf.db, this.path, opts.fence));
+    if (opts.fence) pf.setFence(opts.fence, this.path);
     return {
       append: (records: readonly Keyed<SegmentPartTypes[P]>[]) => pf.append(records),
       finish: async () => {
