@@ -79,6 +79,7 @@ export class PartitionClaims {
   async complete(claim: PartitionClaim): Promise<void> {
     this.stopRenewal(claim);
     await this.queue.complete(claim);
+    this.wake();
   }
 
   /** A polite stop: the partition goes back to pending, for this or another worker to resume. */
@@ -95,6 +96,11 @@ export class PartitionClaims {
   /** No more claims; a waiting next() returns null. */
   stop(): void {
     this.stopped = true;
+    this.wakeUp?.();
+  }
+
+  /** Something changed (this worker completed a partition): a waiting next() asks again now. */
+  wake(): void {
     this.wakeUp?.();
   }
 

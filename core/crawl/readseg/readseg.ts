@@ -7,7 +7,7 @@ import { mkdirSync, createWriteStream } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { NutchContext } from '../context.js';
 import type { Counters, StageOptions } from '../progress.js';
-import type { Segment, SegmentPartName, SegmentPartTypes } from '../../storage/interfaces.js';
+import type { PartitionStatus, Segment, SegmentPartName, SegmentPartTypes } from '../../storage/interfaces.js';
 import { SEGMENT_PARTS } from '../../storage/interfaces.js';
 import type { CrawlDatum } from '../../model/crawl-datum.js';
 import type { Content } from '../../model/content.js';
@@ -27,12 +27,15 @@ export interface SegmentListing {
   fetched: number;
   parsed: number;
   incomplete: SegmentPartName[];
+  /** The fetch partitions as a work queue: pending, running by whom, done, failed, attempts. */
+  partitions: PartitionStatus[];
 }
 
 export async function listSegment(ctx: NutchContext, path: string): Promise<SegmentListing> {
   const seg = await ctx.storage.openSegment(path);
   try {
-    const listing: SegmentListing = { name: basename(path), generated: 0, fetchStart: null, fetchEnd: null, fetched: 0, parsed: 0, incomplete: [] };
+    const listing: SegmentListing = { name: basename(path), generated: 0, fetchStart: null, fetchEnd: null, fetched: 0, parsed: 0, incomplete: [], partitions: [] };
+    if (await seg.hasPart('crawl_generate')) listing.partitions = await seg.fetchPartitions().status();
     for (const part of SEGMENT_PARTS) if ((await seg.hasPart(part)) && !(await seg.isComplete(part))) listing.incomplete.push(part);
     if (await seg.hasPart('crawl_generate')) for await (const _ of seg.read('crawl_generate')) listing.generated++;
     if (await seg.hasPart('crawl_fetch')) {
@@ -56,8 +59,18 @@ export function formatListing(rows: SegmentListing[]): string[] {
   const date = (ms: number | null) => (ms === null ? '?' : javaDate(ms));
   return [
     'NAME\t\tGENERATED\tFETCHER START\t\tFETCHER END\t\tFETCHED\tPARSED',
-    ...rows.map((r) => `${r.name}\t${r.generated}\t\t${date(r.fetchStart)}\t${date(r.fetchEnd)}\t${r.fetched}\t${r.parsed}${r.incomplete.length ? `\t(incomplete: ${r.incomplete.join(', ')})` : ''}`),
+    ...rows.flatMap((r) => [
+      `${r.name}\t${r.generated}\t\t${date(r.fetchStart)}\t${date(r.fetchEnd)}\t${r.fetched}\t${r.parsed}${r.incomplete.length ? `\t(incomplete: ${r.incomplete.join(', ')})` : ''}`,
+      // one line per fetch partition once the segment's fetch has started or is shared by workers
+      ...(r.partitions.some((p) => p.state !== 'pending') && r.partitions.some((p) => p.state !== 'done') ? r.partitions.map(formatPartition) : []),
+    ]),
   ];
+}
+
+function formatPartition(p: PartitionStatus): string {
+  const lease = p.state === 'running' && p.leaseExpires !== null ? `, lease until ${new Date(p.leaseExpires).toISOString()}` : '';
+  const who = p.worker ? ` by ${p.worker}` : '';
+  return `  partition ${p.partition}: ${p.state}${p.state === 'pending' && p.attempts === 0 ? '' : who} (attempts ${p.attempts}${lease})${p.reason ? `: ${p.reason}` : ''}`;
 }
 
 const LABELS: Record<SegmentPartName, string> = {

@@ -7,6 +7,7 @@
  * holds a lock that other partitions wait for. Times are this machine's clock, the only clock its
  * workers share.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { leaseLost } from '../partition-claim.js';
 import type { FetchPartitions, PartitionClaim, PartitionStatus, PartitionState } from '../interfaces.js';
@@ -111,6 +112,11 @@ export class SqliteFetchPartitions implements FetchPartitions {
   }
 
   async status(): Promise<PartitionStatus[]> {
+    if (!this.db && !fs.existsSync(this.file)) {
+      // never claimed: answered without creating the file (readseg -list is a reader)
+      const { count, finished } = await this.layout();
+      return Array.from({ length: count }, (_, p) => ({ partition: p, state: finished.includes(p) ? 'done' : 'pending', worker: null, attempts: 0, leaseExpires: null }));
+    }
     const db = await this.open();
     return (guard(this.file, () => db.prepare('SELECT * FROM partitions ORDER BY partition').all()) as Row[]).map(toStatus);
   }
