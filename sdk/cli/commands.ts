@@ -32,6 +32,7 @@ import { protocolstatsCommand } from './commands/protocolstats.js';
 import { crawlcompleteCommand } from './commands/crawlcomplete.js';
 import { dumpCommand } from './commands/dump.js';
 import { convertConfCommand } from './commands/convert-conf.js';
+import { workerCommand } from './commands/worker.js';
 
 export const commands: Command[] = [
   injectCommand,
@@ -66,4 +67,5 @@ export const commands: Command[] = [
   crawlcompleteCommand,
   dumpCommand,
   convertConfCommand,
+  workerCommand,
 ];

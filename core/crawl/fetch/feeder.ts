@@ -1,8 +1,8 @@
 /**
  * QueueFeeder: reads crawl_generate into the FetchItemQueues, one claimed partition after another,
  * keeping at most `capacity` items queued (fetcher.queue.depth.multiplier × threads), as Nutch's
- * QueueFeeder. The next partition is claimed only when the current one is fed, so several workers
- * on one segment share its partitions. URLs a killed run already stored in crawl_fetch are skipped,
+ * QueueFeeder. The next partition is claimed only when the current one is fed and its hosts no
+ * longer keep every thread busy, so several workers on one segment share its partitions. URLs a killed run already stored in crawl_fetch are skipped,
  * so a resumed fetch carries on: the segment is asked a batch at a time, so memory never grows with
  * the partition.
  */
@@ -46,6 +46,8 @@ export class QueueFeeder {
     private readonly segment: Segment,
     private readonly queues: FetchItemQueues,
     private readonly capacity: number,
+    /** Fetch threads: with this many hosts busy, no further partition is claimed yet. */
+    private readonly threads: number,
     private readonly log: Logger,
     /** True on a resumed fetch: crawl_generate batches are checked against what is stored. */
     private readonly resumed: boolean,
@@ -60,7 +62,8 @@ export class QueueFeeder {
 
   async run(): Promise<void> {
     try {
-      for (;;) {
+      for (let first = true; ; first = false) {
+        while (!first && !this.stopped && this.queues.busyQueueCount() >= this.threads) await this.queues.waitForSpace();
         if (this.stopped) return;
         const partition = await this.source.next();
         if (partition === null || this.stopped) return;

@@ -52,6 +52,13 @@ export class FetchItemQueues {
     this.wake();
   }
 
+  /** Queues with items waiting or in progress: how many hosts this fetch can work on at once. */
+  busyQueueCount(): number {
+    let n = 0;
+    for (const q of this.queues.values()) if (q.size > 0 || q.inProgress.size > 0) n++;
+    return n;
+  }
+
   /** Items of a partition queued or in progress. */
   pendingFor(partition: number): number {
     return this.pendingByPartition.get(partition) ?? 0;

@@ -180,7 +180,7 @@ export async function fetch(ctx: NutchContext, args: FetchArgs, opts: StageOptio
 
     const capacity = threads * Math.max(1, conf.getInt('fetcher.queue.depth.multiplier', 50));
     let limited: 'hitByTimeLimit' | 'hitByThrougputThreshold' | null = null;
-    const feeder = new QueueFeeder(segment, queues, capacity, log, resumed, {
+    const feeder = new QueueFeeder(segment, queues, capacity, threads, log, resumed, {
       async next() {
         for (;;) {
           const claim = await claims.next();

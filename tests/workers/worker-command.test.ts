@@ -1,0 +1,43 @@
+/** `nutch worker` takes the fetch partitions of a `nutch crawl` running in another process. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { startTestWeb } from '../web/test-web.js';
+import { tempDir, projectRoot } from '../helpers/temp-dir.js';
+import { spawnNutch } from '../helpers/cli.js';
+
+test('nutch worker fetches partitions of the segments a crawl generates; SIGINT stops it politely', { timeout: 400_000 }, async (t) => {
+  const web = await startTestWeb({ hosts: 8, pagesPerHost: 6, linksPerPage: 2, latencyMs: 30 });
+  t.after(() => web.close());
+  const cwd = tempDir(t);
+  writeFileSync(join(cwd, 'nutch-site.json'), JSON.stringify({ 'http.agent.name': 'worker-test', 'fetcher.server.delay': 0.05, 'fetcher.partition.poll': 100 }));
+  mkdirSync(join(cwd, 'urls'));
+  writeFileSync(join(cwd, 'urls', 'seeds.txt'), web.allUrls().join('\n') + '\n');
+  const env = { PATH: process.env.PATH, NUTCH_CONF_DIR: cwd, NUTCH_LOG_LEVEL: 'info' };
+  const worker = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), join(projectRoot, 'sdk', 'cli', 'main.ts'), 'worker', '-threads', '4', 'crawl/segments'], { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let workerLog = '';
+  worker.stderr!.setEncoding('utf8').on('data', (c: string) => (workerLog += c));
+  const workerExit = new Promise<number | null>((resolve) => worker.on('exit', (code) => resolve(code)));
+  t.after(() => worker.kill('SIGKILL'));
+  while (!workerLog.includes('worker started on')) await new Promise((r) => setTimeout(r, 100));
+
+  const crawl = await spawnNutch(['crawl', '--num-fetchers', '8', '--num-threads', '4', '-s', 'urls', 'crawl', '1'], { cwd, env: { NUTCH_CONF_DIR: cwd } });
+  assert.equal(crawl.code, 0, crawl.stderr);
+  const list = await spawnNutch(['readseg', '-list', '-dir', 'crawl/segments'], { cwd, env: { NUTCH_CONF_DIR: cwd } });
+  assert.equal(list.code, 0, list.stderr);
+
+  // every URL fetched exactly once, by whichever process held its partition
+  for (const url of web.allUrls()) assert.equal(web.requestsFor(url).length, 1, `${url} requested once`);
+  const db = await spawnNutch(['readdb', 'crawl/crawldb', '-stats'], { cwd, env: { NUTCH_CONF_DIR: cwd } });
+  assert.match(db.stdout, new RegExp(`status 2 \\(db_fetched\\):\\s+${web.allUrls().length}\\b`), db.stdout);
+
+  worker.kill('SIGINT');
+  assert.equal(await workerExit, 130, workerLog);
+  assert.match(workerLog, /worker started on/);
+  assert.match(workerLog, /worker stopped: \d+ segment\(s\) worked on/);
+  const fetchedByWorker = Number(/fetch of \d+ done in [\d.]+ s: (\d+) pages/.exec(workerLog)?.[1] ?? 0);
+  assert.ok(fetchedByWorker > 0, `the worker fetched part of the crawl's segment: ${workerLog}`);
+  assert.ok(fetchedByWorker < web.allUrls().length, 'the crawl fetched the rest');
+});
