@@ -26,7 +26,7 @@ import { isStorageWriteFailure, storageWriteFailure } from './storage-write-fail
 import { ContentBudget } from '../../protocol/content-budget.js';
 import type { FetchItem } from './fetch-item.js';
 import { PartitionClaims } from './partition-claims.js';
-import { workerId } from '../../storage/sqlite/sqlite-fetch-partitions.js';
+import { workerId } from '../../storage/partition-claim.js';
 import { ProtocolStatusCode, protocolStatus, type ProtocolStatus } from '../../model/protocol-status.js';
 
 /** What the inline parse hook learns about a fetched page (fetcher.parse). */
