@@ -78,6 +78,25 @@ export function bomEncoding(bytes: Uint8Array): string | null {
   return null;
 }
 
+/**
+ * UTF-16 without a BOM: ASCII markup in UTF-16 has a NUL in every other byte (odd positions for LE,
+ * even for BE) and almost none in the others. Null when the first KiB does not look like that.
+ */
+export function bomlessUtf16(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | null {
+  const n = Math.min(bytes.length, 1024) & ~1;
+  if (n < 8) return null;
+  let evenNul = 0;
+  let oddNul = 0;
+  for (let i = 0; i < n; i += 2) {
+    if (bytes[i] === 0) evenNul++;
+    if (bytes[i + 1] === 0) oddNul++;
+  }
+  const pairs = n / 2;
+  if (oddNul > pairs * 0.6 && evenNul < pairs * 0.05) return 'utf-16le';
+  if (evenNul > pairs * 0.6 && oddNul < pairs * 0.05) return 'utf-16be';
+  return null;
+}
+
 const META_CHARSET = /<meta\s[^>]*?charset\s*=\s*["']?\s*([a-z][-_0-9a-z.:]*)/i;
 
 /** A `<meta charset>` or `<meta http-equiv="Content-Type" content="…; charset=…">` in the first bytes. */

@@ -10,7 +10,7 @@ import {
   ParseMeta, ParseStatusCode, ParseStatusMinor, createParseData, failedParse, parseStatus, resolveURL, singleParseResult,
   type Content, type HTMLMetaTags, type Metadata, type Outlink, type ParseContext, type ParseResult, type Parser, type PluginContext,
 } from '../../sdk/plugin.js';
-import { decode, detectEncoding } from './encoding-detector.js';
+import { bomlessUtf16, decode, detectEncoding } from './encoding-detector.js';
 import { ContentCollector, LINK_ATTRIBUTES, walkDocument, type RawLink, type WalkOptions, type WalkResult } from './dom-content-utils.js';
 import { processMetaTags } from './html-meta-processor.js';
 
@@ -52,12 +52,15 @@ export class HtmlParser implements Parser {
 
   async getParse(content: Content, parseContext?: ParseContext): Promise<ParseResult> {
     const bytes = content.content;
-    if (looksBinary(bytes)) {
+    const utf16 = bomlessUtf16(bytes);
+    if (!utf16 && looksBinary(bytes)) {
       return singleParseResult(content.url, failedParse(`Content of ${content.url} labelled ${content.contentType || 'text/html'} is binary`, ParseStatusMinor.FAILED_INVALID_FORMAT));
     }
     const contentType = content.contentType || getHeader(content.metadata, 'content-type');
-    const detected = detectEncoding(bytes, contentType, { sniffBytes: this.sniffBytes, defaultEncoding: this.defaultEncoding });
-    const html = decode(bytes, detected.encoding);
+    const detected = utf16 ? { encoding: utf16 } : detectEncoding(bytes, contentType, { sniffBytes: this.sniffBytes, defaultEncoding: this.defaultEncoding });
+    let html = decode(bytes, detected.encoding);
+    // stray NULs are not text (and would end the text early in C-string consumers downstream)
+    if (html.includes('\0')) html = html.replace(/\0/g, '');
     const filters = parseContext?.htmlParseFilters;
     // The DOM is built only for HtmlParseFilters; without any, the collector rides the tokenizer directly.
     let doc: Document | null = null;
@@ -165,7 +168,7 @@ function getHeader(md: Metadata, name: string): string | undefined {
   return undefined;
 }
 
-/** Many NUL / control bytes in the first KiB (and no UTF-16 BOM): not HTML whatever the label says. */
+/** Many control bytes (NUL aside) in the first KiB (and no UTF-16 BOM): not HTML whatever the label says. */
 export function looksBinary(bytes: Uint8Array): boolean {
   const n = Math.min(bytes.length, 1024);
   if (n === 0) return false;
@@ -173,7 +176,8 @@ export function looksBinary(bytes: Uint8Array): boolean {
   let control = 0;
   for (let i = 0; i < n; i++) {
     const b = bytes[i]!;
-    if (b < 0x09 || (b > 0x0d && b < 0x20 && b !== 0x1b)) control++;
+    // NUL alone does not make binary: HTML with stray NULs is still HTML (they are stripped)
+    if ((b > 0x00 && b < 0x09) || (b > 0x0d && b < 0x20 && b !== 0x1b)) control++;
   }
   return control / n > BINARY_CONTROL_RATIO;
 }

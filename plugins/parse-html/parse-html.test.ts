@@ -425,3 +425,21 @@ for (const page of domPages) {
     }
   });
 }
+
+test('hostile input: UTF-16 HTML without a BOM and HTML with NUL bytes are parsed, not dropped as binary', async () => {
+  const page = '<html><head><title>Sixteen</title></head><body><p>wide text</p><a href="/w">w</a></body></html>';
+  for (const enc of ['utf16le', 'utf16be'] as const) {
+    const le = Buffer.from(page, 'utf16le');
+    const bytes = enc === 'utf16le' ? le : Buffer.from(le).swap16();
+    const p = await parse(new Uint8Array(bytes));
+    assert.equal(p.data.status.majorCode, ParseStatusCode.SUCCESS, enc);
+    assert.equal(p.data.title, 'Sixteen', enc);
+    assert.match(p.text, /wide text/, enc);
+  }
+  const nul = new TextEncoder().encode('<html><head><title>N\0ul</title></head><body>\0\0\0<p>a\0b text</p>' + '\0'.repeat(200) + '</body></html>');
+  const p = await parse(nul);
+  assert.equal(p.data.status.majorCode, ParseStatusCode.SUCCESS);
+  assert.equal(p.data.title, 'Nul');
+  assert.match(p.text, /ab text/);
+  assert.doesNotMatch(p.text, /\0/);
+});
