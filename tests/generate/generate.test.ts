@@ -5,6 +5,7 @@ import path from 'node:path';
 import { generate, generateSegments } from '../../core/crawl/generate/generate.js';
 import { createCrawlDatum, type CrawlDatum } from '../../core/model/crawl-datum.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { assertUnlocked } from '../helpers/test-storage.js';
 import { collect } from '../storage/storage-helpers.js';
 import { doublingScoring, rejectFilter, stageContext } from '../storage/stage-context.js';
 import type { NutchContext } from '../../core/crawl/context.js';
@@ -36,15 +37,17 @@ test('selects the due URLs into one segment, crawl_generate complete, generate t
   assert.equal(counters.selected, 3);
   assert.equal(segments.length, 1);
   assert.match(path.basename(segments[0]), /^\d{14}$/);
-  assert.ok(fs.existsSync(path.join(segments[0], 'crawl_generate', 'part-00000')));
-  assert.ok(fs.existsSync(path.join(segments[0], 'crawl_generate', '_SUCCESS')));
+  const written = await ctx.storage.openSegment(segments[0]);
+  assert.deepEqual(await written.partitions('crawl_generate'), [0]);
+  assert.equal(await written.isComplete('crawl_generate'), true, 'crawl_generate complete (_SUCCESS)');
+  await written.close();
   const recs = await generated(ctx, segments[0]);
   assert.deepEqual(recs.map((r) => r.url).sort(), ['http://a.example/1', 'http://a.example/2', 'http://b.example/']);
   for (const r of recs) assert.ok(Number(r.value.metaData._ngt_[0]) >= NOW);
   const db = await ctx.storage.openCrawlDb(crawlDb);
   assert.equal((await db.get('http://b.example/'))!.metaData._ngt_, undefined, 'generate.update.crawldb is off by default');
-  assert.ok(!fs.existsSync(path.join(crawlDb, '.locked')));
   await db.close();
+  await assertUnlocked(ctx, crawlDb);
 });
 
 test('not due: SCHEDULE_REJECTED and the "none due" reason; -adddays brings them forward', async (t) => {
@@ -54,7 +57,8 @@ test('not due: SCHEDULE_REJECTED and the "none due" reason; -adddays brings them
   const segmentsDir = path.join(dir, 'segments');
   const c = await generate(ctx, { crawlDb, segmentsDir });
   assert.deepEqual([c.selected, c.SCHEDULE_REJECTED, c.NOTHING_SELECTED_NONE_DUE], [0, 1, 1]);
-  assert.deepEqual(fs.existsSync(segmentsDir) ? fs.readdirSync(segmentsDir) : [], []);
+  assert.deepEqual(await ctx.storage.listSegments(segmentsDir), []);
+  assert.deepEqual(await ctx.storage.discardStaleStagedSegments(segmentsDir), [], 'nor a staged one');
   const later = await generate(ctx, { crawlDb, segmentsDir, addDays: 3 });
   assert.equal(later.selected, 1);
 });
@@ -185,8 +189,9 @@ test('an abort before writing leaves no segment and the CrawlDb unlocked', async
   const ac = new AbortController();
   const c = await generate(ctx, { crawlDb, segmentsDir: path.join(dir, 's') }, { signal: ac.signal, onProgress: (e) => { if (e.type === 'progress') ac.abort(); } });
   assert.deepEqual([c.selected, c.stopped], [0, 1]);
-  assert.ok(!fs.existsSync(path.join(dir, 's')) || fs.readdirSync(path.join(dir, 's')).length === 0);
-  assert.ok(!fs.existsSync(path.join(crawlDb, '.locked')));
+  assert.deepEqual(await ctx.storage.listSegments(path.join(dir, 's')), []);
+  assert.deepEqual(await ctx.storage.discardStaleStagedSegments(path.join(dir, 's')), [], 'nor a staged one');
+  await assertUnlocked(ctx, crawlDb);
 });
 
 test('partition.url.mode byIP groups by resolved address; the hash is Java\'s String.hashCode', async (t) => {

@@ -9,6 +9,7 @@ import { logged } from '../helpers/context.js';
 import { collect } from '../storage/storage-helpers.js';
 import { stageContext } from '../storage/stage-context.js';
 import { runUntil } from '../storage/crash-harness.js';
+import { storageDefine, storesAreFiles } from '../helpers/test-storage.js';
 
 const SEEDS = Array.from({ length: 1000 }, (_, i) => `http://host${i % 17}.example/page${i}`).join('\n') + '\n';
 
@@ -28,17 +29,18 @@ for (const [name, killAt] of [
     await up.commit();
     const before = await collect(db.scan());
 
-    const run = await runUntil(['inject', crawlDb, path.dirname(seeds)], (e) => e === killAt);
+    const run = await runUntil(['inject', crawlDb, path.dirname(seeds), ...storageDefine(ctx)], (e) => e === killAt);
     assert.ok(run.killed, `child reached ${killAt}: ${run.events.join(', ')} ${run.stderr}`);
     assert.ok(run.events.filter((e) => e.startsWith('crawldb-put')).length >= 1);
 
     assert.deepEqual(await collect(db.scan()), before, 'previous CrawlDb readable and unchanged');
-    assert.equal(JSON.parse(fs.readFileSync(path.join(crawlDb, '.locked'), 'utf8')).pid, run.pid, 'the dead writer\'s lock is left behind');
+    // the embedded engine's lock file outlives its writer (and is broken as stale); PostgreSQL's lock dies with the connection
+    if (storesAreFiles()) assert.equal(JSON.parse(fs.readFileSync(path.join(crawlDb, '.locked'), 'utf8')).pid, run.pid, 'the dead writer\'s lock is left behind');
 
     const counters = await inject(ctx, { crawlDb, urlDir: seeds });
     assert.equal(counters.urls_injected, 1000);
     assert.equal(counters.urls_merged, 0);
-    assert.match(logged(ctx).join('\n'), new RegExp(`stale lock .*process ${run.pid}`));
+    if (storesAreFiles()) assert.match(logged(ctx).join('\n'), new RegExp(`stale lock .*process ${run.pid}`));
     assert.equal(await db.count(), 1003);
     assert.deepEqual(await db.get('http://old2/'), before[1].value);
     await db.close();

@@ -8,6 +8,8 @@ import { logged } from '../helpers/context.js';
 import { collect } from '../storage/storage-helpers.js';
 import { doublingScoring, fragmentNormalizer, rejectFilter, stageContext } from '../storage/stage-context.js';
 import { createCrawlDatum } from '../../core/model/crawl-datum.js';
+import { openStorageEngine } from '../../core/storage/open-storage.js';
+import { assertUnlocked, storesAreFiles } from '../helpers/test-storage.js';
 
 test('seed lines: comments, blanks, tab metadata with the reserved keys, other keys kept', async (t) => {
   const dir = tempDir(t);
@@ -180,9 +182,14 @@ test('a locked CrawlDb is refused and left untouched; -force takes it', async (t
   await assert.rejects(inject(ctx, { crawlDb, urlDir: seeds }), { code: 'NUTCH_STORAGE_LOCKED' });
   await holder.abort();
   assert.equal(await db.count(), 0);
-  fs.writeFileSync(path.join(crawlDb, '.locked'), JSON.stringify({ pid: 1, host: 'elsewhere', started: 'x' }));
+  // a holder still alive elsewhere: a lock file from another host, or (PostgreSQL) a session of another connection
+  const otherEngine = storesAreFiles() ? null : openStorageEngine(ctx.conf, ctx.log);
+  t.after(() => otherEngine?.close());
+  const other = otherEngine ? await (await otherEngine.openCrawlDb(crawlDb)).beginUpdate() : null;
+  if (storesAreFiles()) fs.writeFileSync(path.join(crawlDb, '.locked'), JSON.stringify({ pid: 1, host: 'elsewhere', started: 'x' }));
   await assert.rejects(inject(ctx, { crawlDb, urlDir: seeds }), { code: 'NUTCH_STORAGE_LOCKED' });
   const c = await inject(ctx, { crawlDb, urlDir: seeds, force: true });
+  if (other) await assert.rejects(other.commit(), { code: 'NUTCH_STORAGE_CONNECTION_LOST' }, 'the forced-out session is over');
   assert.equal(c.urls_injected, 1);
   assert.equal(await db.count(), 1);
   await db.close();
@@ -198,6 +205,6 @@ test('an abort (first SIGINT) stops reading and commits the seeds read so far', 
   assert.equal(c.urls_injected, 10);
   const db = await ctx.storage.openCrawlDb(path.join(dir, 'db'));
   assert.equal(await db.count(), 10);
-  assert.ok(!fs.existsSync(path.join(dir, 'db', '.locked')));
   await db.close();
+  await assertUnlocked(ctx, path.join(dir, 'db'));
 });

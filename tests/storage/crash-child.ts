@@ -3,6 +3,7 @@
  * reports every batch it writes on stdout ("crawldb-put N", "segment-append N", "crawldb-commit")
  * and then waits for "go" on stdin, so the parent can SIGKILL it at an exact point.
  * Usage: node --import tsx crash-child.ts <inject|generate> <crawlDb> <urlDir|segmentsDir> [k=v ...]
+ * (storage.url=… among the k=v opens the parent's PostgreSQL stores; paths are absolute, so no cwd matters).
  */
 import path from 'node:path';
 import readline from 'node:readline';
@@ -11,6 +12,7 @@ import { silentLogger } from '../../core/log.js';
 import { inject } from '../../core/crawl/inject/inject.js';
 import { generate } from '../../core/crawl/generate/generate.js';
 import { SqliteStorageEngine } from '../../core/storage/sqlite/sqlite-engine.js';
+import { PostgresStorageEngine } from '../../core/storage/postgres/postgres-engine.js';
 import type { CrawlDb, CrawlDbUpdate, Segment, StagedSegment, StorageEngine } from '../../core/storage/interfaces.js';
 
 const [stage, crawlDb, input, ...defines] = process.argv.slice(2);
@@ -22,7 +24,10 @@ async function report(event: string): Promise<void> {
   if (next.done || next.value.trim() !== 'go') process.exit(9);
 }
 
-const real = new SqliteStorageEngine({ batchSize: 100 });
+const config = Object.fromEntries(defines.map((d) => [d.slice(0, d.indexOf('=')), d.slice(d.indexOf('=') + 1)] as [string, string]));
+// the parent's engine: storage.url=… when the stage tests run on PostgreSQL (tests/helpers/test-storage.ts)
+const storageUrl = config['storage.url'] ?? '';
+const real = storageUrl ? new PostgresStorageEngine({ url: storageUrl, batchSize: 100 }) : new SqliteStorageEngine({ batchSize: 100 });
 let puts = 0;
 let appends = 0;
 
@@ -61,7 +66,6 @@ const engine: StorageEngine = {
   },
 };
 
-const config = Object.fromEntries(defines.map((d) => d.split('=') as [string, string]));
 const ctx = createContext({ storage: engine, logger: silentLogger, includeBuiltins: true, env: { NUTCH_CONF_DIR: path.dirname(crawlDb) }, config: { 'plugin.includes': 'schedule-default', 'storage.batch.size': 100, ...config } });
 const counters = stage === 'inject'
   ? await inject(ctx, { crawlDb, urlDir: input })
