@@ -9,6 +9,8 @@ import { pgGuard, translatePgError } from './pg-errors.js';
 import { ensureSchema, lockClass } from './pg-schema.js';
 import { createPool, type PgTarget } from './pg-target.js';
 
+const guarded = new WeakSet<pg.PoolClient>();
+
 export class PgDatabase {
   readonly pool: pg.Pool;
   readonly lockClass: number;
@@ -38,7 +40,10 @@ export class PgDatabase {
   async connect(store: string | undefined): Promise<pg.PoolClient> {
     await this.ready();
     const client = await pgGuard({ url: this.target.redacted, store }, () => this.pool.connect());
-    client.on('error', () => { /* reported by the query that fails next */ });
+    if (!guarded.has(client)) {
+      guarded.add(client); // once per connection: pooled clients come back many times
+      client.on('error', () => { /* reported by the query that fails next */ });
+    }
     return client;
   }
 
