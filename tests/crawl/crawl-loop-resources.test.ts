@@ -44,7 +44,8 @@ function stubStages(ran: string[], rounds: number, onFetch: () => void = () => {
 }
 
 test('the crawl loop collects garbage after every stage it runs', async (t) => {
-  const ctx = fixtureContext(t, { defines: { 'http.agent.name': 'loop-test' } });
+  // -i checks its index writers before round 1: the built-in indexer-sqlite must be there
+  const ctx = fixtureContext(t, { includeBuiltins: true, defines: { 'http.agent.name': 'loop-test' } });
   const ran: string[] = [];
   const stages = stubStages(ran, 1);
   const collected: string[] = [];
