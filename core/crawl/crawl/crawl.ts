@@ -20,6 +20,7 @@ import { resolveIndexWriters } from '../index/resolve-index-writers.js';
 import type { CrawlStages } from './crawl-stages.js';
 import { readSegmentState, resumePoint, type SegmentResumePoint } from './segment-state.js';
 import { crawlDbSummary } from './crawldb-summary.js';
+import { sleep } from '../abortable-sleep.js';
 
 export interface CrawlArgs {
   crawlDir: string;
@@ -231,16 +232,4 @@ async function unfinishedSegment(ctx: NutchContext, crawlDb: string, segmentsDir
   }
   const from = await resumePoint(ctx, crawlDb, state);
   return from === 'done' ? null : { segment: last, from };
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }

@@ -8,6 +8,7 @@
 import type { NutchContext } from '../context.js';
 import { count, type Counters, type StageOptions } from '../progress.js';
 import type { FetchArgs } from '../fetch/fetcher.js';
+import { sleep } from '../abortable-sleep.js';
 
 export interface FetchWorkerArgs {
   /** The segments directory (`crawl/segments`). */
@@ -55,16 +56,4 @@ async function nextSegmentWithWork(ctx: NutchContext, segmentsDir: string): Prom
     }
   }
   return null;
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }
