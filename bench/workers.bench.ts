@@ -43,7 +43,7 @@ async function run(workers: number, web: Awaited<ReturnType<typeof startTestWebP
     let t0 = 0;
     const watch = setInterval(() => void web.stats().then((s) => { if (!t0 && s.requests > before) t0 = performance.now(); }), 50);
     const exits = Array.from({ length: workers }, () => new Promise<number | null>((resolve) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', cli, 'fetch', seg.path, '-threads', '10'], {
+      const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), cli, 'fetch', seg.path, '-threads', '10'], {
         cwd: dir, env: { ...process.env, NUTCH_CONF_DIR: dir, NUTCH_LOG_LEVEL: 'warn' }, stdio: ['ignore', 'ignore', 'inherit'],
       });
       child.on('exit', (code) => resolve(code));
