@@ -59,9 +59,10 @@ export class SegmentPartFile {
    * Writes under `claim` from now on: records its attempt as the file's fence (a newer attempt already
    * there means the claim was superseded), and every append and finish checks it in its transaction.
    */
-  setFence(claim: PartitionClaim, segmentName: string): void {
+  setFence(claim: PartitionClaim, segmentName: string, isCurrent: () => boolean): void {
     this.fence = claim;
     this.fenceOf = segmentName;
+    this.claimIsCurrent = isCurrent;
     guard(this.file, () => this.db.transaction(() => {
       this.checkFence(true);
       this.setMeta('fence', String(claim.attempt));
@@ -69,11 +70,14 @@ export class SegmentPartFile {
   }
 
   private fenceOf = '';
+  /** The queue's own answer: a takeover is refused from the moment it is claimed, before its writers open. */
+  private claimIsCurrent: () => boolean = () => true;
 
   private checkFence(claiming = false): void {
     if (!this.fence) return;
     const stored = Number(this.getMeta('fence') ?? 0);
     if (claiming ? stored > this.fence.attempt : stored !== this.fence.attempt) throw leaseLost(this.fence, this.fenceOf);
+    if (!this.claimIsCurrent()) throw leaseLost(this.fence, this.fenceOf);
   }
 
   /** Builds the url index and sets the finished flag. */

@@ -111,6 +111,18 @@ export class SqliteFetchPartitions implements FetchPartitions {
     this.update(claim, "UPDATE partitions SET state = 'pending', attempts = attempts - 1, lease_expires = NULL WHERE partition = ? AND attempts = ? AND state = 'running'");
   }
 
+  /**
+   * Whether the claim is still the partition's current one (a read, no lock). The fence stored in each
+   * partition file is what makes a late write impossible once the new holder's writers are open; this
+   * refuses it from the moment of the takeover claim.
+   */
+  isCurrent(claim: PartitionClaim): boolean {
+    this.db ??= openDatabase(this.file, { schema: SCHEMA, cacheKiB: 500 });
+    const db = this.db;
+    const row = guard(this.file, () => db.prepare("SELECT 1 FROM partitions WHERE partition = ? AND attempts = ? AND state = 'running'").get(claim.partition, claim.attempt));
+    return row !== undefined;
+  }
+
   async status(): Promise<PartitionStatus[]> {
     if (!this.db && !fs.existsSync(this.file)) {
       // never claimed: answered without creating the file (readseg -list is a reader)

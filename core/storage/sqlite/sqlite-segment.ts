@@ -100,7 +100,11 @@ export class SqliteSegment implements Segment {
     const pf = new SegmentPartFile(file, true, DATUM_PARTS.has(part) ? encodeDatum : encodeValue);
     const total = opts.totalPartitions ?? (Number(pf.getMeta('totalPartitions') ?? 0) || (await this.defaultTotal(part)));
     pf.setMeta('totalPartitions', String(total));
-    if (opts.fence) pf.setFence(opts.fence, this.path);
+    if (opts.fence) {
+      const claim = opts.fence;
+      const queue = this.fetchPartitions() as SqliteFetchPartitions;
+      pf.setFence(claim, this.path, () => queue.isCurrent(claim));
+    }
     return {
       append: (records: readonly Keyed<SegmentPartTypes[P]>[]) => pf.append(records),
       finish: async () => {
