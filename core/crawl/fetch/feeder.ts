@@ -23,8 +23,11 @@ export interface FeederStats {
 
 /** Where the feeder's partitions come from and where what it learns goes (the fetcher). */
 export interface FeederSource {
-  /** Claims the next partition; null when there is none left for this worker. */
-  next(): Promise<number | null>;
+  /**
+   * Claims the next partition; null when there is none left for this worker. `resumed`: the partition
+   * holds output of an earlier run or another worker, so each batch is checked against what is stored.
+   */
+  next(): Promise<{ partition: number; resumed: boolean } | null>;
   /** Every URL of the partition was queued (or skipped). */
   fed(partition: number): void;
   /** The partition's claim was lost: stop feeding it. */
@@ -49,8 +52,6 @@ export class QueueFeeder {
     /** Fetch threads: with this many hosts busy, no further partition is claimed yet. */
     private readonly threads: number,
     private readonly log: Logger,
-    /** True on a resumed fetch: crawl_generate batches are checked against what is stored. */
-    private readonly resumed: boolean,
     private readonly source: FeederSource,
   ) {}
 
@@ -65,18 +66,19 @@ export class QueueFeeder {
       for (let first = true; ; first = false) {
         while (!first && !this.stopped && this.queues.busyQueueCount() >= this.threads) await this.queues.waitForSpace();
         if (this.stopped) return;
-        const partition = await this.source.next();
-        if (partition === null || this.stopped) return;
+        const claimed = await this.source.next();
+        if (claimed === null || this.stopped) return;
+        const { partition, resumed } = claimed;
         let batch: Keyed<CrawlDatum>[] = [];
         let complete = true;
         for await (const record of this.segment.read('crawl_generate', { partition })) {
           batch.push(record);
           if (batch.length < RESUME_CHECK_BATCH) continue;
-          complete = await this.feed(partition, batch);
+          complete = await this.feed(partition, batch, resumed);
           batch = [];
           if (!complete) break;
         }
-        if (complete && batch.length) complete = await this.feed(partition, batch);
+        if (complete && batch.length) complete = await this.feed(partition, batch, resumed);
         if (!complete && this.stopped) return;
         this.source.fed(partition);
       }
@@ -88,9 +90,9 @@ export class QueueFeeder {
   }
 
   /** Queues one batch of crawl_generate; false once stopped or the partition was lost. */
-  private async feed(partition: number, batch: Keyed<CrawlDatum>[]): Promise<boolean> {
+  private async feed(partition: number, batch: Keyed<CrawlDatum>[], resumed: boolean): Promise<boolean> {
     let fetched = new Set<string>();
-    if (this.resumed) {
+    if (resumed) {
       const urls = batch.map((r) => r.url);
       fetched = await this.segment.storedAmong('crawl_fetch', partition, urls);
       const pending = urls.filter((u) => !fetched.has(u));

@@ -180,11 +180,14 @@ export async function fetch(ctx: NutchContext, args: FetchArgs, opts: StageOptio
 
     const capacity = threads * Math.max(1, conf.getInt('fetcher.queue.depth.multiplier', 50));
     let limited: 'hitByTimeLimit' | 'hitByThrougputThreshold' | null = null;
-    const feeder = new QueueFeeder(segment, queues, capacity, threads, log, resumed, {
+    const feeder = new QueueFeeder(segment, queues, capacity, threads, log, {
       async next() {
         for (;;) {
           const claim = await claims.next();
           if (!claim) return null;
+          // taken over from another worker, or written by a run that stopped: skip what is stored
+          const partitionResumed = resumed || claim.attempt > 1
+            || (await segment.count('crawl_fetch', claim.partition)) > 0 || (await segment.count('content', claim.partition)) > 0;
           try {
             await output.open(claim.partition, claim);
           } catch (err) {
@@ -192,7 +195,7 @@ export async function fetch(ctx: NutchContext, args: FetchArgs, opts: StageOptio
             throw err;
           }
           runs.set(claim.partition, { claim, fedAll: false });
-          return claim.partition;
+          return { partition: claim.partition, resumed: partitionResumed };
         }
       },
       fed(partition) {
