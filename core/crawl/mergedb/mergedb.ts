@@ -14,6 +14,7 @@ import type { Counters, StageOptions } from '../progress.js';
 import { mergeStores } from '../merge/merge-stores.js';
 import { urlRewrite } from '../merge/url-rewrite.js';
 import { decodeDatum, encodeDatum } from './datum-codec.js';
+import { openExistingInputs } from '../merge/open-inputs.js';
 
 export interface MergeDbArgs {
   output: string;
@@ -30,11 +31,7 @@ export async function mergedb(ctx: NutchContext, args: MergeDbArgs, opts: StageO
   let output: CrawlDb | null = null;
   let session: CrawlDbUpdate | null = null;
   try {
-    for (const path of args.crawlDbs) {
-      const db = await ctx.storage.openCrawlDb(path);
-      inputs.push(db);
-      if (!(await db.exists())) throw new NutchError('NUTCH_STORAGE_NOT_FOUND', `CrawlDb ${path} does not exist.`, { file: path });
-    }
+    await openExistingInputs(args.crawlDbs, (p) => ctx.storage.openCrawlDb(p), 'CrawlDb', inputs);
     output = await ctx.storage.openCrawlDb(args.output);
     const rewrite = await urlRewrite(ctx, { normalize: args.normalize, filter: args.filter, scope: 'crawldb' });
     ctx.log.info(`CrawlDb merge: ${args.crawlDbs.length} CrawlDbs into ${args.output}; URL normalizing: ${!!args.normalize}; URL filtering: ${!!args.filter}`);

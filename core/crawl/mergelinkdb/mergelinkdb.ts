@@ -12,6 +12,7 @@ import type { NutchContext } from '../context.js';
 import { count, type Counters, type StageOptions } from '../progress.js';
 import { mergeStores } from '../merge/merge-stores.js';
 import { urlRewrite } from '../merge/url-rewrite.js';
+import { openExistingInputs } from '../merge/open-inputs.js';
 
 export interface MergeLinkDbArgs {
   output: string;
@@ -29,11 +30,7 @@ export async function mergelinkdb(ctx: NutchContext, args: MergeLinkDbArgs, opts
   let output: LinkDb | null = null;
   let session: LinkDbUpdate | null = null;
   try {
-    for (const path of args.linkDbs) {
-      const db = await ctx.storage.openLinkDb(path);
-      inputs.push(db);
-      if (!(await db.exists())) throw new NutchError('NUTCH_STORAGE_NOT_FOUND', `LinkDb ${path} does not exist.`, { file: path });
-    }
+    await openExistingInputs(args.linkDbs, (p) => ctx.storage.openLinkDb(p), 'LinkDb', inputs);
     output = await ctx.storage.openLinkDb(args.output);
     const rewrite = await urlRewrite(ctx, { normalize: args.normalize, filter: args.filter, scope: 'linkdb' });
     ctx.log.info(`LinkDb merge: ${args.linkDbs.length} LinkDbs into ${args.output}; URL normalizing: ${!!args.normalize}; URL filtering: ${!!args.filter}`);
