@@ -9,9 +9,12 @@ import { resolve } from 'node:path';
 import { createNutch } from '../sdk/create-nutch.js';
 import { createConsoleLogger } from '../core/log.js';
 import { startTestWeb } from '../tests/web/test-web.js';
+import { formatScore, renderSnippet } from '../sdk/cli/search-format.js';
 
 const crawlDir = resolve(process.env.NUTCH_DEMO_DIR ?? 'crawl');
-const query = process.argv[2] ?? 'politeness';
+// Every test-web page holds the same filler words, so a filler word ranks all pages alike (BM25's IDF is
+// ~0 for a term found in most documents); a page number in titles and link anchors ranks them apart.
+const query = process.argv[2] ?? 'page 12';
 
 const web = await startTestWeb({ hosts: 8, pagesPerHost: 40, linksPerPage: 12, robots: true, seed: 7 });
 console.log(`Test web: ${web.hosts.length} hosts on loopback (${web.hosts[0]} …), ${web.allUrls().length} pages`);
@@ -41,7 +44,11 @@ try {
   console.log(`Crawled ${summary['fetch.success'] ?? 0} pages in ${((Date.now() - started) / 1000).toFixed(1)} s into ${crawlDir}`);
   const hits = await nutch.search(query, { limit: 5 });
   console.log(`\nSearch "${query}": ${hits.length} hit(s)`);
-  for (const h of hits) console.log(`  ${h.score.toPrecision(3)}  ${h.url}  ${h.title}\n         ${h.snippet.replace(/\s+/g, ' ').slice(0, 120)}`);
+  // as `nutch search` prints hits: highlights bold on a terminal and plain otherwise, readable scores
+  const tty = process.stdout.isTTY === true;
+  for (const [i, h] of hits.entries()) {
+    console.log(`  ${i + 1}. ${h.title || '(no title)'}  (score ${formatScore(h.score)})\n     ${h.url}\n     ${renderSnippet(h.snippet, tty)}`);
+  }
   if (hits.length === 0) {
     console.error('demo: the search printed no hit');
     exitCode = 1;
