@@ -45,6 +45,11 @@ export class ScoringFilters {
     return this.steps.map((s) => s.extensionId);
   }
 
+  /** Does any filter of the chain implement this optional method? (Lets a stage skip work the common chains never do.) */
+  anyImplements(method: keyof ScoringFilter): boolean {
+    return this.steps.some((s) => typeof s.filter[method] === 'function');
+  }
+
   private each(url: string, fn: (f: ScoringFilter) => void): void {
     for (const s of this.steps) {
       try {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { NutchError } from '../../errors.js';
 import type { CrawlDatum } from '../../model/crawl-datum.js';
 import type { NutchContext } from '../context.js';
+import { requireExisting } from '../existing-stores.js';
 import type { Counters, StageOptions } from '../progress.js';
 
 export const STATS_FILE = 'part-r-00000';
@@ -25,7 +26,7 @@ export async function countByKey(
   for (const path of args.crawlDbs) {
     const db = await ctx.storage.openCrawlDb(path);
     try {
-      if (!(await db.exists())) throw new NutchError('NUTCH_STORAGE_NOT_FOUND', `CrawlDb ${path} does not exist.`, { file: path });
+      await requireExisting(db, 'CrawlDb', path);
       for await (const { url, value } of db.scan()) {
         if (opts.signal?.aborted) return { counters: { ...counters, stopped: 1 }, counts };
         for (const key of keysOf(url, value, counters)) counts.set(key, (counts.get(key) ?? 0) + 1);

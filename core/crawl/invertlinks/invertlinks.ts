@@ -10,9 +10,12 @@
  */
 import type { NutchContext } from '../context.js';
 import type { Inlink, Inlinks } from '../../model/inlinks.js';
-import type { Keyed, LinkDbUpdate } from '../../storage/interfaces.js';
-import { count, type Counters, type ProgressEvent, type StageOptions, isPoliteStop } from '../progress.js';
-import { selectSegmentParts } from '../updatedb/segment-parts.js';
+import type { Keyed, LinkDb, LinkDbUpdate } from '../../storage/interfaces.js';
+import type { Counters, StageOptions } from '../progress.js';
+import { StageRun, formatCounters } from '../stage-run.js';
+import { selectSegmentParts, type SegmentInput } from '../segment-parts.js';
+import { normalizeThenFilter, type UrlRewrite } from '../../extension-points/normalize-then-filter.js';
+import { yieldToEventLoop } from '../../storage/yield.js';
 import { InlinkStaging } from './inlink-staging.js';
 
 export interface InvertLinksArgs {
@@ -23,131 +26,124 @@ export interface InvertLinksArgs {
   force?: boolean;
 }
 
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+interface InvertSettings {
+  batchSize: number;
+  maxAnchorLength: number;
+  maxInlinks: number;
+  ignoreInternal: boolean;
+  ignoreExternal: boolean;
+}
 
 export async function invertlinks(ctx: NutchContext, args: InvertLinksArgs, opts: StageOptions = {}): Promise<Counters> {
-  const started = Date.now();
-  const counters: Counters = { segments: 0, segments_skipped: 0, links_inverted: 0, links_ignored: 0, urls_filtered: 0, linkdb_urls_updated: 0 };
-  const emit = (e: ProgressEvent) => opts.onProgress?.(e);
-  const log = ctx.log.child({ stage: 'invertlinks' });
+  const run = new StageRun(ctx, 'invertlinks', opts, { segments: 0, segments_skipped: 0, links_inverted: 0, links_ignored: 0, urls_filtered: 0, linkdb_urls_updated: 0 });
   const { conf } = ctx;
-  const batchSize = Math.max(1, conf.getInt('storage.batch.size'));
-  const maxAnchorLength = conf.getInt('db.max.anchor.length', 100);
-  const maxInlinks = conf.getInt('linkdb.max.inlinks', 10000);
-  const ignoreInternal = conf.getBoolean('linkdb.ignore.internal.links', true);
-  const ignoreExternal = conf.getBoolean('linkdb.ignore.external.links', false);
-  emit({ type: 'stage-start', stage: 'invertlinks', args: { linkDb: args.linkDb, segments: args.segments } });
-  log.info(`LinkDb: linkdb: ${args.linkDb}; URL normalize: ${!args.noNormalize}; URL filter: ${!args.noFilter}; internal links will be ${ignoreInternal ? 'ignored' : 'kept'}; external links will be ${ignoreExternal ? 'ignored' : 'kept'}`);
-
-  const normalizers = args.noNormalize ? null : await ctx.extensions.urlNormalizers('linkdb');
-  const filters = args.noFilter ? null : await ctx.extensions.urlFilters();
-  const rewrite = (url: string): string | null => {
-    let out: string | null = url;
-    if (normalizers) out = normalizers.normalize(out);
-    if (out !== null && filters) out = filters.filter(out);
-    return out;
+  const settings: InvertSettings = {
+    batchSize: Math.max(1, conf.getInt('storage.batch.size')),
+    maxAnchorLength: conf.getInt('db.max.anchor.length', 100),
+    maxInlinks: conf.getInt('linkdb.max.inlinks', 10000),
+    ignoreInternal: conf.getBoolean('linkdb.ignore.internal.links', true),
+    ignoreExternal: conf.getBoolean('linkdb.ignore.external.links', false),
   };
+  run.start({ linkDb: args.linkDb, segments: args.segments });
+  run.log.info(`LinkDb: linkdb: ${args.linkDb}; URL normalize: ${!args.noNormalize}; URL filter: ${!args.noFilter}; internal links will be ${settings.ignoreInternal ? 'ignored' : 'kept'}; external links will be ${settings.ignoreExternal ? 'ignored' : 'kept'}`);
+  const finish = () => run.finish((ms) => `LinkDb: finished, elapsed: ${ms} ms; ${formatCounters(run.counters)}`);
 
-  const inputs = await selectSegmentParts(ctx, 'invertlinks', args.segments, { required: ['parse_data'] }, log, counters, emit);
+  const rewrite = normalizeThenFilter(
+    args.noNormalize ? null : await ctx.extensions.urlNormalizers('linkdb'),
+    args.noFilter ? null : await ctx.extensions.urlFilters(),
+  );
+  const inputs = await selectSegmentParts(ctx, run, args.segments, { required: ['parse_data'] });
   if (inputs.length === 0) {
-    log.warn('LinkDb: no segment with a complete parse_data; the LinkDb is unchanged');
+    run.log.warn('LinkDb: no segment with a complete parse_data; the LinkDb is unchanged');
     return finish();
   }
   const linkDb = await ctx.storage.openLinkDb(args.linkDb);
   const staging = new InlinkStaging();
-  let session: LinkDbUpdate | undefined;
   try {
-    session = await linkDb.beginUpdate({ force: args.force });
-    // 1. Invert every outlink of every parse (LinkDb's mapper).
-    let batch: { toUrl: string; fromUrl: string; anchor: string }[] = [];
-    for (const { segment } of inputs) {
-      log.info(`LinkDb: adding segment: ${segment.path}`);
-      for await (const { url, value } of segment.read('parse_data')) {
-        const fromHost = hostOf(url);
-        const fromUrl = rewrite(url);
-        if (fromUrl === null) { count(counters, 'urls_filtered'); continue; }
-        for (const outlink of value.outlinks ?? []) {
-          if (ignoreInternal || ignoreExternal) {
-            const toHost = hostOf(outlink.toUrl);
-            const internal = toHost !== null && toHost === fromHost;
-            if (toHost === null || (ignoreInternal && internal) || (!ignoreInternal && ignoreExternal && !internal)) {
-              counters.links_ignored!++;
-              continue;
-            }
-          }
-          const toUrl = rewrite(outlink.toUrl);
-          if (toUrl === null) { counters.urls_filtered!++; continue; }
-          const anchor = (outlink.anchor ?? '').length > maxAnchorLength ? outlink.anchor.slice(0, maxAnchorLength) : (outlink.anchor ?? '');
-          batch.push({ toUrl, fromUrl, anchor });
-        }
-        // a page of parse_data can hold 100,000 outlinks: give the loop a turn every batch
-        if (batch.length >= batchSize) {
-          staging.add(batch);
-          counters.links_inverted! += batch.length;
-          batch = [];
-          checkAborted(opts.signal);
-          emit({ type: 'progress', stage: 'invertlinks', done: counters.links_inverted!, counters: { ...counters } });
-          await yieldToEventLoop();
-        }
-      }
-      await segment.close();
-    }
-    staging.add(batch);
-    counters.links_inverted! += batch.length;
-
-    // 2. Merge, one target URL at a time, with what the LinkDb already holds (LinkDbMerger).
-    let group: { url: string; links: Inlink[] }[] = [];
-    let current: { url: string; links: Inlink[] } | null = null;
-    let steps = 0;
-    const flush = async () => {
-      if (group.length === 0) return;
-      const existing = await linkDb.getMany(group.map((g) => g.url));
-      const out: Keyed<Inlinks>[] = [];
-      for (const g of group) out.push({ url: g.url, value: mergeInlinks(existing.get(g.url)?.inlinks ?? [], g.links, maxInlinks) });
-      await session!.put(out);
-      counters.linkdb_urls_updated! += out.length;
-      group = [];
-      checkAborted(opts.signal);
-      emit({ type: 'progress', stage: 'invertlinks', done: counters.linkdb_urls_updated!, counters: { ...counters } });
-    };
-    for (const link of staging.links()) {
-      if (!current || current.url !== link.toUrl) {
-        current = { url: link.toUrl, links: [] };
-        group.push(current);
-        if (group.length > batchSize) {
-          const last = group.pop()!;
-          await flush();
-          group.push(last);
-        }
-      }
-      // Only maxInlinks new ones can ever be kept: the rest of a huge group is read and dropped.
-      if (current.links.length < maxInlinks) current.links.push({ fromUrl: link.fromUrl, anchor: link.anchor });
-      if (++steps % 5000 === 0) await yieldToEventLoop();
-    }
-    await flush();
-    emit({ type: 'progress', stage: 'invertlinks', done: counters.linkdb_urls_updated!, total: counters.linkdb_urls_updated!, counters: { ...counters } });
-    await session.commit();
-    session = undefined;
-  } catch (err) {
-    await session?.abort();
-    if (isPoliteStop(err, opts.signal)) {
-      count(counters, 'stopped');
-      log.warn('LinkDb: stopped; nothing was merged, the LinkDb is unchanged');
-      return finish();
-    }
-    throw err;
+    await run.inSession(() => linkDb.beginUpdate({ force: args.force }), async (session) => {
+      await invertOutlinks(run, inputs, rewrite, staging, settings);
+      await mergeIntoLinkDb(run, linkDb, session, staging, settings);
+    }, 'LinkDb: stopped; nothing was merged, the LinkDb is unchanged');
   } finally {
     staging.close();
     await linkDb.close();
   }
   return finish();
+}
 
-  function finish(): Counters {
-    const ms = Date.now() - started;
-    log.info(`LinkDb: finished, elapsed: ${ms} ms; ${Object.entries(counters).map(([k, v]) => `${k}=${v}`).join(' ')}`);
-    emit({ type: 'stage-end', stage: 'invertlinks', counters, ms });
-    return counters;
+/** 1. Every outlink of every parse becomes an inlink of its target (LinkDb's mapper), staged by target. */
+async function invertOutlinks(run: StageRun, inputs: SegmentInput[], rewrite: UrlRewrite, staging: InlinkStaging, o: InvertSettings): Promise<void> {
+  const { counters } = run;
+  let batch: { toUrl: string; fromUrl: string; anchor: string }[] = [];
+  for (const { segment } of inputs) {
+    run.log.info(`LinkDb: adding segment: ${segment.path}`);
+    for await (const { url, value } of segment.read('parse_data')) {
+      const fromHost = hostOf(url);
+      const fromUrl = rewrite(url);
+      if (fromUrl === null) { run.count('urls_filtered'); continue; }
+      for (const outlink of value.outlinks ?? []) {
+        if (o.ignoreInternal || o.ignoreExternal) {
+          const toHost = hostOf(outlink.toUrl);
+          const internal = toHost !== null && toHost === fromHost;
+          if (toHost === null || (o.ignoreInternal && internal) || (!o.ignoreInternal && o.ignoreExternal && !internal)) {
+            counters.links_ignored!++;
+            continue;
+          }
+        }
+        const toUrl = rewrite(outlink.toUrl);
+        if (toUrl === null) { counters.urls_filtered!++; continue; }
+        const anchor = (outlink.anchor ?? '').length > o.maxAnchorLength ? outlink.anchor.slice(0, o.maxAnchorLength) : (outlink.anchor ?? '');
+        batch.push({ toUrl, fromUrl, anchor });
+      }
+      // a page of parse_data can hold 100,000 outlinks: give the loop a turn every batch
+      if (batch.length >= o.batchSize) {
+        staging.add(batch);
+        counters.links_inverted! += batch.length;
+        batch = [];
+        run.checkAborted();
+        run.progress(counters.links_inverted!);
+        await yieldToEventLoop();
+      }
+    }
+    await segment.close();
   }
+  staging.add(batch);
+  counters.links_inverted! += batch.length;
+}
+
+/** 2. Merge, one target URL at a time, with what the LinkDb already holds (LinkDbMerger). */
+async function mergeIntoLinkDb(run: StageRun, linkDb: LinkDb, session: LinkDbUpdate, staging: InlinkStaging, o: InvertSettings): Promise<void> {
+  const { counters } = run;
+  let group: { url: string; links: Inlink[] }[] = [];
+  let current: { url: string; links: Inlink[] } | null = null;
+  let steps = 0;
+  const flush = async () => {
+    if (group.length === 0) return;
+    const existing = await linkDb.getMany(group.map((g) => g.url));
+    const out: Keyed<Inlinks>[] = [];
+    for (const g of group) out.push({ url: g.url, value: mergeInlinks(existing.get(g.url)?.inlinks ?? [], g.links, o.maxInlinks) });
+    await session.put(out);
+    counters.linkdb_urls_updated! += out.length;
+    group = [];
+    run.checkAborted();
+    run.progress(counters.linkdb_urls_updated!);
+  };
+  for (const link of staging.links()) {
+    if (!current || current.url !== link.toUrl) {
+      current = { url: link.toUrl, links: [] };
+      group.push(current);
+      if (group.length > o.batchSize) {
+        const last = group.pop()!;
+        await flush();
+        group.push(last);
+      }
+    }
+    // Only maxInlinks new ones can ever be kept: the rest of a huge group is read and dropped.
+    if (current.links.length < o.maxInlinks) current.links.push({ fromUrl: link.fromUrl, anchor: link.anchor });
+    if (++steps % 5000 === 0) await yieldToEventLoop();
+  }
+  await flush();
+  run.progress(counters.linkdb_urls_updated!, counters.linkdb_urls_updated!);
 }
 
 /** Existing inlinks first, then the new ones; distinct (fromUrl, anchor); at most max. */
@@ -180,10 +176,3 @@ export function hostOf(url: string): string | null {
   }
 }
 
-function checkAborted(signal?: AbortSignal): void {
-  if (signal?.aborted) {
-    const err = new Error('invertlinks stopped');
-    err.name = 'AbortError';
-    throw err;
-  }
-}

@@ -1,5 +1,5 @@
 /** The input stores of a merge tool, each opened and checked to exist; `into` collects them for closing. */
-import { NutchError } from '../../errors.js';
+import { requireExisting } from '../existing-stores.js';
 
 export async function openExistingInputs<S extends { exists(): Promise<boolean> }>(
   paths: readonly string[],
@@ -10,6 +10,6 @@ export async function openExistingInputs<S extends { exists(): Promise<boolean> 
   for (const path of paths) {
     const db = await open(path);
     into.push(db);
-    if (!(await db.exists())) throw new NutchError('NUTCH_STORAGE_NOT_FOUND', `${kind} ${path} does not exist.`, { file: path });
+    await requireExisting(db, kind, path);
   }
 }

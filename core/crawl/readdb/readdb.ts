@@ -5,6 +5,7 @@
  */
 import { NutchError } from '../../errors.js';
 import type { NutchContext } from '../context.js';
+import { requireExisting } from '../existing-stores.js';
 import type { Counters, StageOptions } from '../progress.js';
 import { computeStats, formatStats, statsToJson } from './crawldb-stats.js';
 import { dumpCrawlDb, topNCrawlDb, type DumpFormat } from './crawldb-dump.js';
@@ -38,9 +39,7 @@ export async function readdb(ctx: NutchContext, args: ReaddbArgs, opts: StageOpt
   const batchSize = ctx.conf.getInt('storage.batch.size');
   const db = await ctx.storage.openCrawlDb(args.crawlDb);
   try {
-    if (!(await db.exists())) {
-      throw new NutchError('NUTCH_STORAGE_NOT_FOUND', `CrawlDb ${args.crawlDb} does not exist.`, { file: args.crawlDb });
-    }
+    await requireExisting(db, 'CrawlDb', args.crawlDb);
     if (args.stats) {
       const stats = await computeStats(db, { sort: args.sort, batchSize });
       counters.urls = stats.total;

@@ -10,6 +10,7 @@ import { once } from 'node:events';
 import { NutchError } from '../../errors.js';
 import type { Inlinks } from '../../model/inlinks.js';
 import type { NutchContext } from '../context.js';
+import { requireExisting } from '../existing-stores.js';
 import type { Counters, StageOptions } from '../progress.js';
 
 export interface ReadLinkDbArgs {
@@ -36,9 +37,7 @@ export async function readlinkdb(ctx: NutchContext, args: ReadLinkDbArgs, opts: 
   }
   const linkDb = await ctx.storage.openLinkDb(args.linkDb);
   try {
-    if (!(await linkDb.exists())) {
-      throw new NutchError('NUTCH_STORAGE_NOT_FOUND', `LinkDb ${args.linkDb} does not exist (run nutch invertlinks first).`, { file: args.linkDb });
-    }
+    await requireExisting(linkDb, 'LinkDb', args.linkDb, ' (run nutch invertlinks first).');
     const write = args.write ?? ((line: string) => process.stdout.write(line + '\n'));
     if (args.url !== undefined) {
       const inlinks = await linkDb.get(args.url);

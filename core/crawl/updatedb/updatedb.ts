@@ -9,13 +9,15 @@
  */
 import { CrawlStatus, hasDbStatus, statusName, type CrawlDatum } from '../../model/crawl-datum.js';
 import type { NutchContext } from '../context.js';
-import type { CrawlDbUpdate, Keyed, SegmentPartName } from '../../storage/interfaces.js';
-import type { ScoringFilter } from '../../extension-points/scoring-filter.js';
-import { count, type Counters, type ProgressEvent, type StageOptions, isPoliteStop } from '../progress.js';
+import type { CrawlDb, CrawlDbUpdate, Keyed, SegmentPartName } from '../../storage/interfaces.js';
+import type { Counters, StageOptions } from '../progress.js';
+import { StageRun, formatCounters } from '../stage-run.js';
+import { selectSegmentParts, type SegmentInput } from '../segment-parts.js';
+import { normalizeThenFilter, type UrlRewrite } from '../../extension-points/normalize-then-filter.js';
 import { CrawlDbValues, reduceCrawlDatum, type CrawlDbReducerEnv } from './crawl-db-reducer.js';
 import { DROP_OLD, StagingTable } from './staging-table.js';
 import { compareUrls } from '../../storage/url-order.js';
-import { selectSegmentParts } from './segment-parts.js';
+import { yieldToEventLoop } from '../../storage/yield.js';
 
 export interface UpdateDbArgs {
   crawlDb: string;
@@ -33,198 +35,183 @@ export interface UpdateDbArgs {
 
 const UPDATE_PARTS: { required: SegmentPartName[]; optional: SegmentPartName[] } = { required: ['crawl_fetch'], optional: ['crawl_parse'] };
 
+/** What the merge steps share. */
+interface UpdateEnv {
+  run: StageRun;
+  batchSize: number;
+  /** -normalize / -filter; null when neither. */
+  rewrite: UrlRewrite | null;
+  reducer: CrawlDbReducerEnv;
+  maxLinks: number;
+  /** Does the scoring chain care about entries without new data (orphanedScore)? */
+  orphanAware: boolean;
+  /** CrawlDbFilter's purges of old entries (checked before any URL work, as NUTCH-1101). */
+  purged(d: CrawlDatum): boolean;
+  isPurgeable(d: CrawlDatum): boolean;
+}
+
 export async function updatedb(ctx: NutchContext, args: UpdateDbArgs, opts: StageOptions = {}): Promise<Counters> {
-  const started = Date.now();
-  const counters: Counters = { segments: 0, segments_skipped: 0, urls_filtered: 0, outlinks: 0, urls_added: 0 };
-  const emit = (e: ProgressEvent) => opts.onProgress?.(e);
-  const log = ctx.log.child({ stage: 'updatedb' });
+  const run = new StageRun(ctx, 'updatedb', opts, { segments: 0, segments_skipped: 0, urls_filtered: 0, outlinks: 0, urls_added: 0 });
   const { conf } = ctx;
-  const batchSize = Math.max(1, conf.getInt('storage.batch.size'));
   const additionsAllowed = !args.noAdditions && conf.getBoolean('db.update.additions.allowed', true);
   const purge404 = conf.getBoolean('db.update.purge.404');
   const purgeOrphans = conf.getBoolean('db.update.purge.orphans');
-  const maxLinks = conf.getInt('db.update.max.inlinks', 10000);
-  emit({ type: 'stage-start', stage: 'updatedb', args: { crawlDb: args.crawlDb, segments: args.segments } });
-  log.info(`CrawlDb update: db: ${args.crawlDb}; segments: ${args.segments.join(', ')}`);
-  log.info(`CrawlDb update: additions allowed: ${additionsAllowed}; URL normalizing: ${!!args.normalize}; URL filtering: ${!!args.filter}; 404 purging: ${purge404}; orphan purging: ${purgeOrphans}`);
+  run.start({ crawlDb: args.crawlDb, segments: args.segments });
+  run.log.info(`CrawlDb update: db: ${args.crawlDb}; segments: ${args.segments.join(', ')}`);
+  run.log.info(`CrawlDb update: additions allowed: ${additionsAllowed}; URL normalizing: ${!!args.normalize}; URL filtering: ${!!args.filter}; 404 purging: ${purge404}; orphan purging: ${purgeOrphans}`);
+  const finish = () => run.finish((ms) => `CrawlDb update: finished, elapsed: ${ms} ms; ${formatCounters(run.counters)}`);
 
   // Every extension the stage uses is instantiated before the first record is read.
   const normalizers = args.normalize ? await ctx.extensions.urlNormalizers('crawldb') : null;
   const filters = args.filter ? await ctx.extensions.urlFilters() : null;
   const scoring = await ctx.extensions.scoringFilters();
-  const schedule = await ctx.extensions.fetchSchedule();
-  const orphanAware = await anyScoringFilterHas(ctx, 'orphanedScore');
-  const env: CrawlDbReducerEnv = {
-    schedule, scoring, additionsAllowed, log,
-    retryMax: conf.getInt('db.fetch.retry.max', 3),
-    maxInterval: conf.getInt('db.fetch.interval.max'),
-  };
-  const rewrite = (url: string): string | null => {
-    let out: string | null = url;
-    if (normalizers) out = normalizers.normalize(out);
-    if (out !== null && filters) out = filters.filter(out);
-    return out;
-  };
-  /** CrawlDbFilter's purges of old entries (checked before any URL work, as NUTCH-1101). */
-  const purged = (d: CrawlDatum): boolean => {
-    if (purge404 && d.status === CrawlStatus.STATUS_DB_GONE) { count(counters, 'gone_records_removed'); return true; }
-    if (purgeOrphans && d.status === CrawlStatus.STATUS_DB_ORPHAN) { count(counters, 'orphan_records_removed'); return true; }
-    return false;
+  const isPurgeable = (d: CrawlDatum) => (purge404 && d.status === CrawlStatus.STATUS_DB_GONE) || (purgeOrphans && d.status === CrawlStatus.STATUS_DB_ORPHAN);
+  const env: UpdateEnv = {
+    run,
+    batchSize: Math.max(1, conf.getInt('storage.batch.size')),
+    rewrite: normalizers || filters ? normalizeThenFilter(normalizers, filters) : null,
+    reducer: {
+      schedule: await ctx.extensions.fetchSchedule(), scoring, additionsAllowed, log: run.log,
+      retryMax: conf.getInt('db.fetch.retry.max', 3),
+      maxInterval: conf.getInt('db.fetch.interval.max'),
+    },
+    maxLinks: conf.getInt('db.update.max.inlinks', 10000),
+    orphanAware: scoring.anyImplements('orphanedScore'),
+    isPurgeable,
+    purged(d) {
+      if (!isPurgeable(d)) return false;
+      run.count(d.status === CrawlStatus.STATUS_DB_GONE ? 'gone_records_removed' : 'orphan_records_removed');
+      return true;
+    },
   };
 
-  const inputs = await selectSegmentParts(ctx, 'updatedb', args.segments, UPDATE_PARTS, log, counters, emit);
+  const inputs = await selectSegmentParts(ctx, run, args.segments, UPDATE_PARTS);
   if (inputs.length === 0) {
-    log.warn('CrawlDb update: no segment with a complete crawl_fetch; the CrawlDb is unchanged');
+    run.log.warn('CrawlDb update: no segment with a complete crawl_fetch; the CrawlDb is unchanged');
     return finish();
   }
-
   const db = await ctx.storage.openCrawlDb(args.crawlDb);
   const staging = new StagingTable();
-  let session: CrawlDbUpdate | undefined;
   try {
-    session = await db.beginUpdate({ force: args.force });
-    // 1. Stage the segments' datums (normalised and filtered when asked, as CrawlDbFilter maps them).
-    let staged = 0;
-    for (const { segment, parts } of inputs) {
-      for (const part of parts) {
-        log.info(`CrawlDb update: reading ${segment.path}/${part}`);
-        let batch: { url: string; datum: CrawlDatum }[] = [];
-        for await (const rec of segment.read(part as 'crawl_fetch')) {
-          const url = normalizers || filters ? rewrite(rec.url) : rec.url;
-          if (url === null) { count(counters, 'urls_filtered'); continue; }
-          if (rec.value.status === CrawlStatus.STATUS_LINKED) counters.outlinks!++;
-          batch.push({ url, datum: rec.value });
-          if (batch.length >= batchSize) {
-            staging.add(batch);
-            staged += batch.length;
-            batch = [];
-            checkAborted(opts.signal);
-            emit({ type: 'progress', stage: 'updatedb', done: staged, counters: { ...counters } });
-          }
-        }
-        staging.add(batch);
-        staged += batch.length;
-      }
-      await segment.close();
-    }
-    checkAborted(opts.signal);
-    // 2. -normalize / -filter also apply to the CrawlDb's own entries: a renamed or rejected entry
-    //    is dropped under its old key (and a renamed one staged under its new key).
-    if (normalizers || filters) {
-      let batch: { url: string; datum: CrawlDatum }[] = [];
-      for await (const { url, value } of db.scan({ batchSize })) {
-        if (purge404 && value.status === CrawlStatus.STATUS_DB_GONE) continue; // purged in the merge
-        if (purgeOrphans && value.status === CrawlStatus.STATUS_DB_ORPHAN) continue;
-        const to = rewrite(url);
-        if (to === url) continue;
-        batch.push({ url, datum: { ...value, status: DROP_OLD } });
-        if (to === null) count(counters, 'urls_filtered');
-        else batch.push({ url: to, datum: value });
-        if (batch.length >= batchSize) { staging.add(batch); batch = []; await yieldToEventLoop(); }
-      }
-      staging.add(batch);
-    }
-
-    // 3. Merge-join the sorted segment datums with the CrawlDb, URL by URL.
-    const out: Keyed<CrawlDatum>[] = [];
-    const dels: string[] = [];
-    let merged = 0;
-    const flush = async () => {
-      await session!.put(out);
-      await session!.delete(dels);
-      merged += out.length + dels.length;
-      out.length = 0;
-      dels.length = 0;
-      checkAborted(opts.signal);
-      emit({ type: 'progress', stage: 'updatedb', done: merged, counters: { ...counters } });
-    };
-    const dbIter = db.scan({ batchSize })[Symbol.asyncIterator]();
-    let dbHead = (await dbIter.next()).value as Keyed<CrawlDatum> | undefined;
-    const stIter = staging.records();
-    let stHead = stIter.next().value as { url: string; datum: CrawlDatum } | undefined;
-    let steps = 0;
-    while (dbHead || stHead) {
-      const cmp = !stHead ? -1 : !dbHead ? 1 : compareUrls(dbHead.url, stHead.url);
-      if (cmp < 0) {
-        // A CrawlDb entry without new data.
-        const { url, value } = dbHead!;
-        if (purged(value)) dels.push(url);
-        else if (orphanAware) {
-          const kept = reduceCrawlDatum(url, { old: value, fetch: null, linked: [], signature: null, parseMeta: null }, env)!;
-          if (!sameDatum(kept, value)) out.push({ url, value: kept });
-          count(counters, statusName(kept.status));
-        } else count(counters, statusName(value.status));
-        dbHead = (await dbIter.next()).value;
-      } else {
-        const url = stHead!.url;
-        const values = new CrawlDbValues(maxLinks);
-        let dropOld = false;
-        while (stHead && stHead.url === url) {
-          if (stHead.datum.status === DROP_OLD) dropOld = true;
-          else if (!(hasDbStatus(stHead.datum) && purged(stHead.datum))) values.add(stHead.datum);
-          stHead = stIter.next().value;
-        }
-        const inDb = cmp === 0;
-        if (inDb) {
-          if (!dropOld && !purged(dbHead!.value)) values.add(dbHead!.value);
-          dbHead = (await dbIter.next()).value;
-        }
-        if (values.unknown > 0) log.warn(`Unknown status in ${values.unknown} datum(s) of ${url.slice(0, 300)}; ignored`);
-        const wasKnown = values.old !== null;
-        const result = reduceCrawlDatum(url, values.input(), env);
-        if (result) {
-          out.push({ url, value: result });
-          count(counters, statusName(result.status));
-          if (!wasKnown) count(counters, 'urls_added');
-        } else if (inDb) dels.push(url);
-      }
-      if (out.length + dels.length >= batchSize) await flush();
-      else if (++steps % 2000 === 0) await yieldToEventLoop();
-    }
-    await flush();
-    // The last report before the commit (crash tests kill here).
-    emit({ type: 'progress', stage: 'updatedb', done: merged, total: merged, counters: { ...counters } });
-    await session.commit();
-    session = undefined;
-  } catch (err) {
-    await session?.abort();
-    if (isPoliteStop(err, opts.signal)) {
-      count(counters, 'stopped');
-      log.warn('CrawlDb update: stopped; nothing was merged, the CrawlDb is unchanged');
-      return finish();
-    }
-    throw err;
+    await run.inSession(() => db.beginUpdate({ force: args.force }), async (session) => {
+      await stageSegmentDatums(env, inputs, staging);
+      run.checkAborted();
+      if (env.rewrite) await stageRewrittenEntries(env, db, staging, env.rewrite);
+      await mergeWithCrawlDb(env, db, session, staging);
+    }, 'CrawlDb update: stopped; nothing was merged, the CrawlDb is unchanged');
   } finally {
     staging.close();
     await db.close();
   }
   return finish();
+}
 
-  function finish(): Counters {
-    const ms = Date.now() - started;
-    log.info(`CrawlDb update: finished, elapsed: ${ms} ms; ${Object.entries(counters).map(([k, v]) => `${k}=${v}`).join(' ')}`);
-    emit({ type: 'stage-end', stage: 'updatedb', counters, ms });
-    return counters;
+/** 1. Stage the segments' datums (normalised and filtered when asked, as CrawlDbFilter maps them). */
+async function stageSegmentDatums({ run, batchSize, rewrite }: UpdateEnv, inputs: SegmentInput[], staging: StagingTable): Promise<void> {
+  let staged = 0;
+  for (const { segment, parts } of inputs) {
+    for (const part of parts) {
+      run.log.info(`CrawlDb update: reading ${segment.path}/${part}`);
+      let batch: { url: string; datum: CrawlDatum }[] = [];
+      for await (const rec of segment.read(part as 'crawl_fetch')) {
+        const url = rewrite ? rewrite(rec.url) : rec.url;
+        if (url === null) { run.count('urls_filtered'); continue; }
+        if (rec.value.status === CrawlStatus.STATUS_LINKED) run.counters.outlinks!++;
+        batch.push({ url, datum: rec.value });
+        if (batch.length >= batchSize) {
+          staging.add(batch);
+          staged += batch.length;
+          batch = [];
+          run.checkAborted();
+          run.progress(staged);
+        }
+      }
+      staging.add(batch);
+      staged += batch.length;
+    }
+    await segment.close();
   }
 }
 
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-function checkAborted(signal?: AbortSignal): void {
-  if (signal?.aborted) {
-    const err = new Error('updatedb stopped');
-    err.name = 'AbortError';
-    throw err;
+/**
+ * 2. -normalize / -filter also apply to the CrawlDb's own entries: a renamed or rejected entry is
+ *    dropped under its old key (and a renamed one staged under its new key).
+ */
+async function stageRewrittenEntries({ run, batchSize, isPurgeable }: UpdateEnv, db: CrawlDb, staging: StagingTable, rewrite: UrlRewrite): Promise<void> {
+  let batch: { url: string; datum: CrawlDatum }[] = [];
+  for await (const { url, value } of db.scan({ batchSize })) {
+    if (isPurgeable(value)) continue; // purged in the merge
+    const to = rewrite(url);
+    if (to === url) continue;
+    batch.push({ url, datum: { ...value, status: DROP_OLD } });
+    if (to === null) run.count('urls_filtered');
+    else batch.push({ url: to, datum: value });
+    if (batch.length >= batchSize) { staging.add(batch); batch = []; await yieldToEventLoop(); }
   }
+  staging.add(batch);
 }
 
-/** Does any filter of the scoring chain implement this method? (Skips work for the common chains.) */
-async function anyScoringFilterHas(ctx: NutchContext, method: keyof ScoringFilter): Promise<boolean> {
-  for (const ext of ctx.extensions.scoringChain()) {
-    const f = await ctx.plugins.getInstance<ScoringFilter>(ext);
-    if (typeof f[method] === 'function') return true;
+/** 3. Merge-join the sorted segment datums with the CrawlDb, URL by URL (CrawlDbReducer). */
+async function mergeWithCrawlDb(env: UpdateEnv, db: CrawlDb, session: CrawlDbUpdate, staging: StagingTable): Promise<void> {
+  const { run, batchSize, purged } = env;
+  const out: Keyed<CrawlDatum>[] = [];
+  const dels: string[] = [];
+  let merged = 0;
+  const flush = async () => {
+    await session.put(out);
+    await session.delete(dels);
+    merged += out.length + dels.length;
+    out.length = 0;
+    dels.length = 0;
+    run.checkAborted();
+    run.progress(merged);
+  };
+  const dbIter = db.scan({ batchSize })[Symbol.asyncIterator]();
+  let dbHead = (await dbIter.next()).value as Keyed<CrawlDatum> | undefined;
+  const stIter = staging.records();
+  let stHead = stIter.next().value as { url: string; datum: CrawlDatum } | undefined;
+  let steps = 0;
+  while (dbHead || stHead) {
+    const cmp = !stHead ? -1 : !dbHead ? 1 : compareUrls(dbHead.url, stHead.url);
+    if (cmp < 0) {
+      // A CrawlDb entry without new data.
+      const { url, value } = dbHead!;
+      if (purged(value)) dels.push(url);
+      else if (env.orphanAware) {
+        const kept = reduceCrawlDatum(url, { old: value, fetch: null, linked: [], signature: null, parseMeta: null }, env.reducer)!;
+        if (!sameDatum(kept, value)) out.push({ url, value: kept });
+        run.count(statusName(kept.status));
+      } else run.count(statusName(value.status));
+      dbHead = (await dbIter.next()).value;
+    } else {
+      const url = stHead!.url;
+      const values = new CrawlDbValues(env.maxLinks);
+      let dropOld = false;
+      while (stHead && stHead.url === url) {
+        if (stHead.datum.status === DROP_OLD) dropOld = true;
+        else if (!(hasDbStatus(stHead.datum) && purged(stHead.datum))) values.add(stHead.datum);
+        stHead = stIter.next().value;
+      }
+      const inDb = cmp === 0;
+      if (inDb) {
+        if (!dropOld && !purged(dbHead!.value)) values.add(dbHead!.value);
+        dbHead = (await dbIter.next()).value;
+      }
+      if (values.unknown > 0) run.log.warn(`Unknown status in ${values.unknown} datum(s) of ${url.slice(0, 300)}; ignored`);
+      const wasKnown = values.old !== null;
+      const result = reduceCrawlDatum(url, values.input(), env.reducer);
+      if (result) {
+        out.push({ url, value: result });
+        run.count(statusName(result.status));
+        if (!wasKnown) run.count('urls_added');
+      } else if (inDb) dels.push(url);
+    }
+    if (out.length + dels.length >= batchSize) await flush();
+    else if (++steps % 2000 === 0) await yieldToEventLoop();
   }
-  return false;
+  await flush();
+  // The last report before the commit (crash tests kill here).
+  run.progress(merged, merged);
 }
 
 function sameDatum(a: CrawlDatum, b: CrawlDatum): boolean {

@@ -1,0 +1,25 @@
+/**
+ * "Does the CrawlDb exist": the one check every stage that reads a CrawlDb makes before using it, as
+ * Nutch fails a job whose input path does not exist. The advice says what to run; the store is closed
+ * again when it is missing.
+ */
+import { NutchError } from '../errors.js';
+import type { CrawlDb } from '../storage/interfaces.js';
+import type { NutchContext } from './context.js';
+
+/** Opens the CrawlDb, failing with NUTCH_STORAGE_NOT_FOUND (the message ends with `advice`) when it was never written. */
+export async function openExistingCrawlDb(ctx: NutchContext, path: string, advice = '; run nutch inject first, or check the path.'): Promise<CrawlDb> {
+  const db = await ctx.storage.openCrawlDb(path);
+  try {
+    await requireExisting(db, 'CrawlDb', path, advice);
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+  return db;
+}
+
+/** Throws NUTCH_STORAGE_NOT_FOUND naming the store when it does not exist. */
+export async function requireExisting(store: { exists(): Promise<boolean> }, kind: 'CrawlDb' | 'LinkDb', path: string, advice = '.'): Promise<void> {
+  if (!(await store.exists())) throw new NutchError('NUTCH_STORAGE_NOT_FOUND', `${kind} ${path} does not exist${advice}`, { file: path });
+}
