@@ -45,7 +45,7 @@ export const ErrorCodes = {
   NUTCH_STORAGE_LOCKED: 'A CrawlDb or LinkDb is locked (.locked, or a PostgreSQL advisory lock) by another writer that is still alive.',
   NUTCH_STORAGE_CORRUPT: 'A store file is not a readable nutch-ts database; it is left untouched.',
   NUTCH_STORAGE_NOT_FOUND: 'A CrawlDb, LinkDb or segment named on the command line or in the SDK does not exist.',
-  NUTCH_STORAGE_NOT_A_DIRECTORY: 'A crawl directory, CrawlDb, LinkDb or segments path (or a folder above it) is a regular file where a directory is expected.',
+  NUTCH_STORAGE_NOT_A_DIRECTORY: 'A crawl directory, CrawlDb, LinkDb, segments path or segment (or a folder above it) is a regular file where a directory is expected.',
   NUTCH_STORAGE_WRITE_FAILED: 'A stage could not write to a store (disk full, I/O error, a value the engine refuses); it stopped, and what it committed before is kept.',
   NUTCH_STORAGE_EXISTS: 'A segment with the same name already exists.',
   NUTCH_STORAGE_UNREACHABLE: 'The database named by storage.url cannot be reached (refused, unknown host, timeout, no such database).',

@@ -49,8 +49,10 @@ export async function selectSegmentParts(ctx: NutchContext, run: StageRun, segme
     try {
       segment = await ctx.storage.openSegment(dir);
     } catch (err) {
-      if (!isNutchError(err, 'NUTCH_STORAGE_NOT_FOUND')) throw err;
-      skip(dir, 'segment does not exist');
+      // As Nutch's CrawlDb/LinkDb jobs: a named segment that is not there (or is a file) is skipped with a warning.
+      if (isNutchError(err, 'NUTCH_STORAGE_NOT_FOUND')) skip(dir, 'segment does not exist');
+      else if (isNutchError(err, 'NUTCH_STORAGE_NOT_A_DIRECTORY')) skip(dir, 'it is a file, not a segment directory');
+      else throw err;
       continue;
     }
     const parts: SegmentPartName[] = [];

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { runNutch } from '../helpers/cli.js';
 import { tempDir, writeFile } from '../helpers/temp-dir.js';
+import { storesAreFiles } from '../helpers/test-storage.js';
 
 test('-D for an integer property refuses 99999999999999999999 and 1.5e3 (exit 2, the property named)', async (t) => {
   const cwd = tempDir(t);
@@ -56,4 +57,22 @@ test('a crawl dir, CrawlDb or segments dir that is a regular file: NUTCH_STORAGE
   const g = await runNutch(['generate', 'crawl/crawldb', 'crawl/segments'], { cwd });
   assert.equal(g.code, 2, g.stderr);
   assert.match(g.stderr, /NUTCH_STORAGE_NOT_A_DIRECTORY: .*segments is a file/);
+});
+
+test('a segment that is a regular file: NUTCH_STORAGE_NOT_A_DIRECTORY naming it (exit 2) in fetch, parse, index, readseg; updatedb skips it with that reason', { skip: !storesAreFiles() && 'segments are stores inside the database on PostgreSQL, not directories' }, async (t) => {
+  const cwd = tempDir(t);
+  writeFile(join(cwd, 'urls', 'seeds.txt'), 'http://a.example/\n');
+  assert.equal((await runNutch(['inject', 'crawl/crawldb', 'urls'], { cwd })).code, 0);
+  const seg = 'crawl/segments/20260101000000';
+  writeFile(join(cwd, seg), 'not a segment\n');
+  for (const argv of [['fetch', seg], ['parse', seg], ['index', 'crawl/crawldb', seg], ['readseg', '-list', seg], ['readseg', '-dump', seg, 'out']]) {
+    const r = await runNutch([...argv, '-D', 'http.agent.name=test'], { cwd });
+    assert.equal(r.code, 2, `${argv.join(' ')}: ${r.stderr}`);
+    assert.match(r.stderr, /NUTCH_STORAGE_NOT_A_DIRECTORY: Segment .*20260101000000 is a file, but a segment directory/, argv.join(' '));
+    assert.doesNotMatch(r.stderr, /ENOTDIR|does not exist|\n\s+at /, `${argv.join(' ')}: no raw error, no "missing", no stack trace`);
+  }
+  const u = await runNutch(['updatedb', 'crawl/crawldb', seg], { cwd });
+  assert.equal(u.code, 0, u.stderr);
+  assert.match(u.stderr, /skipping .*20260101000000: it is a file, not a segment directory/);
+  assert.match(u.stdout + u.stderr, /segments_skipped=1/);
 });

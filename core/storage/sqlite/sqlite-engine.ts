@@ -38,9 +38,14 @@ export class SqliteStorageEngine implements StorageEngine {
   }
 
   async openSegment(dir: string): Promise<Segment> {
-    if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
-      throw new NutchError('NUTCH_STORAGE_NOT_FOUND', `Segment ${dir} does not exist or is not a directory.`, { file: dir });
+    const st = fs.statSync(dir, { throwIfNoEntry: false });
+    if (st && !st.isDirectory()) {
+      // A file where a segment was named (a copy gone wrong, a dump written over it): say so, not "missing".
+      throw new NutchError('NUTCH_STORAGE_NOT_A_DIRECTORY',
+        `Segment ${dir} is a file, but a segment directory (holding crawl_generate, crawl_fetch, content, …) was expected. Give the segment's directory, or move the file away.`,
+        { file: dir });
     }
+    if (!st) throw new NutchError('NUTCH_STORAGE_NOT_FOUND', `Segment ${dir} does not exist.`, { file: dir });
     return new SqliteSegment(dir, this.batchSize);
   }
 

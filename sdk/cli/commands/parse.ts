@@ -3,6 +3,7 @@
  * segment's content into parse_text, parse_data and crawl_parse. A segment already parsed is skipped
  * with a warning (exit 1, nothing to do) unless -force. Counters go to stderr when the stage ends.
  */
+import { resolve } from 'node:path';
 import { parseArgs } from '../args.js';
 import { cliContext } from '../context-from-args.js';
 import { ExitCode, type Command } from '../command.js';
@@ -24,7 +25,7 @@ export const parseCommand: Command = {
       const started = Date.now();
       io.stderr.write(`ParseSegment: starting at ${new Date(started).toISOString()}\nParseSegment: segment: ${args.positional[0]}\n`);
       const counters = await parse(ctx, {
-        segment: args.positional[0]!,
+        segment: resolve(io.cwd, args.positional[0]!),
         force: args.flags.has('-force'),
         noFilter: args.flags.has('-noFilter'),
         noNormalize: args.flags.has('-noNormalize'),
