@@ -40,7 +40,6 @@ const rows: NutchPluginReplacement[] = [
   { id: 'creativecommons', javaPackage: 'org.creativecommons.nutch', advice: 'not available' },
   { id: 'microformats-reltag', javaPackage: 'org.apache.nutch.microformats.reltag', advice: 'not available' },
   // Indexing
-  { id: 'indexer-solr', javaPackage: 'org.apache.nutch.indexwriter.solr', activate: ['indexer-sqlite'], advice: 'indexer-sqlite (the embedded, searchable index at <crawl>/index, what `nutch search` reads) indexes in its place; for a search server use indexer-elastic or indexer-postgres' },
   { id: 'indexer-elastic-rest', javaPackage: 'org.apache.nutch.indexwriter.elasticrest', advice: 'use indexer-elastic (it speaks the Elasticsearch REST API)' },
   { id: 'indexer-opensearch-1x', javaPackage: 'org.apache.nutch.indexwriter.opensearch1x', advice: 'use indexer-elastic (it speaks to Elasticsearch and OpenSearch)' },
   { id: 'indexer-cloudsearch', javaPackage: 'org.apache.nutch.indexwriter.cloudsearch', advice: 'not available; indexer-jsonl writes documents for a bulk upload' },

@@ -69,7 +69,7 @@ test("as Nutch's IndexWriters: a writer whose plugin is not active is skipped; w
   const none = indexContext(t, { writers: [{ id: 'solr_1', class: 'org.apache.nutch.indexwriter.solr.SolrIndexWriter' }, { id: 'es_1', extension: 'indexer-elastic' }] });
   await assert.rejects(openIndexWriters(none, { crawlDir: tempDir(t) }), (e: { code: string; message: string }) => {
     assert.equal(e.code, 'NUTCH_INDEX_WRITERS_INVALID');
-    assert.match(e.message, /index-writers\.json: none of its index writers can run: writer solr_1 \(.*\/writers\/0\): Nutch's indexer-solr is not in nutch-ts/);
+    assert.match(e.message, /index-writers\.json: none of its index writers can run: writer solr_1 \(.*\/writers\/0\): plugin indexer-solr is not active/);
     assert.match(e.message, /writer es_1 \(.*\/writers\/1\): plugin indexer-elastic is not active/);
     assert.match(e.message, /indexer-sqlite for the embedded index/);
     return true;

@@ -44,12 +44,12 @@ test('a conf directory holding index-writers.xml and no index-writers.json: the 
   assert.equal(resolved.skipped.length, 4);
 });
 
-test('indexer-solr named by plugin.includes: its writer runs on the stand-in indexer-sqlite, with its mapping and without its parameters', (t) => {
+test('indexer-solr named by plugin.includes: its writer runs on indexer-solr, with its parameters and mapping', (t) => {
   const dir = tempDir(t);
   copyFileSync(NUTCH_XML, join(dir, 'index-writers.xml'));
   const ctx = fixtureContext(t, { includeBuiltins: true, cwd: dir, config: { 'plugin.includes': 'protocol-http|parse-html|indexer-solr' } });
   const resolved = resolveIndexWriters(ctx);
-  assert.deepEqual(resolved.writers.map((w) => [w.config.id, w.extension.id, w.parameters]), [['indexer_solr_1', 'indexer-sqlite', {}]]);
+  assert.deepEqual(resolved.writers.map((w) => [w.config.id, w.extension.id, w.parameters.url, w.parameters.commitSize]), [['indexer_solr_1', 'indexer-solr', 'http://localhost:8983/solr/nutch', '1000']]);
   assert.deepEqual(resolved.writers[0]!.config.mapping.remove, ['segment']);
 });
 

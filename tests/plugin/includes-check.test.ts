@@ -18,16 +18,21 @@ test('the alternatives of a plugin.includes regex, groups expanded', () => {
   assert.deepEqual(includesAlternatives('a-(b|c(d|e))|(?:x|y)z|lib-(foo)?|q[|]r|urlfilter-.*'), ['a-b', 'a-cd', 'a-ce', 'xz', 'yz', 'lib-(foo)?', 'q[|]r', 'urlfilter-.*']);
 });
 
-test("Nutch's plugin.includes: one warning per alternative nutch-ts lacks, with what to use instead; stand-ins activated", (t) => {
+test("Nutch's default plugin.includes: every alternative is a nutch-ts plugin, so no warning and no stand-in", (t) => {
   const ctx = fixtureContext(t, { includeBuiltins: true, config: { 'plugin.includes': NUTCH_INCLUDES } });
   const warnings = logged(ctx).filter((m) => m.startsWith('plugin.includes'));
-  // parse-tika is a nutch-ts plugin: only indexer-solr is lacking
+  assert.deepEqual(warnings, []);
+  for (const id of ['parse-tika', 'parse-html', 'indexer-solr']) assert.equal(describeActivation(ctx.plugins.activation.get(id)!), 'active: matched plugin.includes');
+  assert.equal(ctx.plugins.isActive('indexer-sqlite'), false, 'no stand-in');
+  assert.ok(ctx.plugins.findExtension(ExtensionPoints.IndexWriter.id, 'org.apache.nutch.indexwriter.solr.SolrIndexWriter'));
+});
+
+test('a Nutch plugin with a stand-in (protocol-selenium): warned once, the stand-in activated', (t) => {
+  const ctx = fixtureContext(t, { includeBuiltins: true, config: { 'plugin.includes': 'protocol-selenium|parse-html' } });
+  const warnings = logged(ctx).filter((m) => m.startsWith('plugin.includes'));
   assert.equal(warnings.length, 1, warnings.join('\n'));
-  assert.match(warnings[0]!, /^plugin\.includes \(set by createNutch\(\) config\): "indexer-solr" matches no plugin\. It is a plugin of Apache Nutch that nutch-ts does not have: .*indexer-sqlite .* indexes in its place.*Activated in its place: indexer-sqlite\./);
-  assert.equal(describeActivation(ctx.plugins.activation.get('indexer-sqlite')!), "active: in place of Nutch's indexer-solr (named by plugin.includes)");
-  assert.equal(describeActivation(ctx.plugins.activation.get('parse-tika')!), 'active: matched plugin.includes');
-  assert.equal(describeActivation(ctx.plugins.activation.get('parse-html')!), 'active: matched plugin.includes');
-  assert.ok(ctx.plugins.findExtension(ExtensionPoints.IndexWriter.id, 'indexer-sqlite'));
+  assert.match(warnings[0]!, /^plugin\.includes \(set by createNutch\(\) config\): "protocol-selenium" matches no plugin\. It is a plugin of Apache Nutch that nutch-ts does not have: .*Activated in its place: protocol-http\./);
+  assert.equal(describeActivation(ctx.plugins.activation.get('protocol-http')!), "active: in place of Nutch's protocol-selenium (named by plugin.includes)");
 });
 
 test('a typo names the closest ids; lib-* and protocol-httpclient get their advice; plugin.excludes still wins over a stand-in', (t) => {
@@ -44,17 +49,17 @@ test('a typo names the closest ids; lib-* and protocol-httpclient get their advi
   assert.equal(ctx.plugins.isActive('protocol-http'), false, 'excluded');
 });
 
-test('a plugin later published under a Nutch id (indexer-solr) is simply used: no warning, no stand-in', (t) => {
+test('a plugin later published under a Nutch id (protocol-htmlunit) is simply used: no warning, no stand-in', (t) => {
   const folder = tempDir(t);
-  writeFile(join(folder, 'indexer-solr', 'plugin.json'), {
-    id: 'indexer-solr', name: 'solr', version: '1.0.0', provider: 'test', main: 'index.js',
-    extensions: [{ id: 'indexer-solr', point: 'IndexWriter', implementation: 'SolrIndexWriter', aliases: ['org.apache.nutch.indexwriter.solr.SolrIndexWriter'] }],
+  writeFile(join(folder, 'protocol-htmlunit', 'plugin.json'), {
+    id: 'protocol-htmlunit', name: 'htmlunit', version: '1.0.0', provider: 'test', main: 'index.js',
+    extensions: [{ id: 'protocol-htmlunit', point: 'Protocol', implementation: 'Http', aliases: ['org.apache.nutch.protocol.htmlunit.Http'], parameters: { protocolName: 'http' } }],
   });
-  writeFile(join(folder, 'indexer-solr', 'index.js'), 'export class SolrIndexWriter { async open() {} async write() {} async delete() {} async commit() {} async close() {} }\n');
-  const ctx = fixtureContext(t, { includeBuiltins: true, pluginFolders: [folder], config: { 'plugin.includes': 'protocol-http|parse-html|indexer-solr' } });
+  writeFile(join(folder, 'protocol-htmlunit', 'index.js'), 'export class Http { async getProtocolOutput() { return null; } async getRobotRules() { return null; } }\n');
+  const ctx = fixtureContext(t, { includeBuiltins: true, pluginFolders: [folder], config: { 'plugin.includes': 'protocol-htmlunit|parse-html' } });
   assert.deepEqual(logged(ctx).filter((m) => m.startsWith('plugin.includes')), []);
-  assert.equal(ctx.plugins.isActive('indexer-solr'), true);
-  assert.equal(ctx.plugins.isActive('indexer-sqlite'), false, 'no stand-in when the plugin exists');
+  assert.equal(ctx.plugins.isActive('protocol-htmlunit'), true);
+  assert.equal(ctx.plugins.isActive('protocol-http'), false, 'no stand-in when the plugin exists');
 });
 
 test('plugin.includes.add enables one more plugin without copying the default list', (t) => {

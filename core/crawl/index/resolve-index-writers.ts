@@ -3,8 +3,8 @@
  * before anything is read, so `nutch index` and `nutch crawl -i` fail at once (not after a whole round)
  * when none can run. As Nutch's IndexWriters: a writer whose plugin is not active is skipped (Nutch's
  * stock index-writers.xml lists seven writers and plugin.includes picks among them). A writer of a
- * Nutch plugin nutch-ts lacks, when plugin.includes named that plugin and its stand-in is active
- * (indexer-solr -> indexer-sqlite), runs on the stand-in with its field mapping and without its
+ * Nutch plugin nutch-ts lacks, when plugin.includes named that plugin and a stand-in listed for it is
+ * active, runs on the stand-in with its field mapping and without its
  * parameters, which belong to the missing plugin. A name no plugin declares is a typo: an error.
  */
 import { NutchError } from '../../errors.js';
