@@ -158,7 +158,10 @@ export interface FetchPartitions {
   renew(claim: PartitionClaim, leaseMs: number): Promise<void>;
   /** Marks the partition done (its fetch output finished); NUTCH_LEASE_LOST when superseded. */
   complete(claim: PartitionClaim): Promise<void>;
-  /** Gives the partition back (a polite stop): pending again, the attempt not counted as failed. */
+  /**
+   * Gives the partition back (a polite stop): pending again, the attempt not counted against
+   * maxAttempts. The next claim still gets a new attempt number, so the releasing claim stays fenced off.
+   */
   release(claim: PartitionClaim): Promise<void>;
   status(): Promise<PartitionStatus[]>;
   /** True when every partition is done or failed. */

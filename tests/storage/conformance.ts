@@ -452,7 +452,7 @@ export function describeStorageConformance(name: string, harness: ConformanceHar
         if (!c || c.partition !== 1) throw Object.assign(new Error('not yet'), { code: 'RETRY', claim: c });
         return c;
       }, 'RETRY');
-      assert.equal(takeover.attempt, 2);
+      assert.equal(takeover.attempt, 3, 'partition 1: claimed by b (released), late, and now the takeover');
       await assert.rejects(lateWriter.append([{ url: 'http://h1/late', value: datum(12) }]), { code: 'NUTCH_LEASE_LOST' });
       await assert.rejects(lateWriter.finish(), { code: 'NUTCH_LEASE_LOST' });
       await assert.rejects(q.renew(late, 1000), { code: 'NUTCH_LEASE_LOST' });
@@ -486,6 +486,48 @@ export function describeStorageConformance(name: string, harness: ConformanceHar
       assert.equal(await q.allSettled(), true);
       assert.deepEqual((await q.status()).map((s) => s.state), ['done', 'done', 'failed']);
       assert.equal(await seg.isComplete('crawl_fetch'), false, 'partition 2 never finished');
+    });
+
+    test('fetch partitions: a released partition is claimed with a new attempt, so the releasing worker stays fenced off; releases do not count against maxAttempts', async (t) => {
+      const h = await H().make(t);
+      const seg = await h.engine.createSegment(h.p('crawl/segments'));
+      t.after(() => seg.close());
+      const gen = await seg.openWriter('crawl_generate', 0, { totalPartitions: 1 });
+      await gen.append([{ url: 'http://h0/a', value: datum(0) }, { url: 'http://h0/b', value: datum(1) }]);
+      await gen.finish();
+      await gen.close();
+      const q = seg.fetchPartitions();
+      const opts = { leaseMs: 60_000, maxAttempts: 2 };
+      const first = (await q.claim('worker-a', opts)).claim!;
+      const oldWriter = await seg.openWriter('crawl_fetch', 0, { fence: first });
+      await oldWriter.append([{ url: 'http://h0/a', value: datum(10) }]);
+      await q.release(first);
+      const second = (await q.claim('worker-b', opts)).claim!;
+      assert.equal(second.partition, 0);
+      // the released worker's late calls are refused, before and after the new holder opens its writer
+      await assert.rejects(oldWriter.append([{ url: 'http://h0/b', value: datum(11) }]), { code: 'NUTCH_LEASE_LOST' });
+      assert.notEqual(second.attempt, first.attempt, 'a fencing token is never handed out twice');
+      await assert.rejects(q.renew(first, 60_000), { code: 'NUTCH_LEASE_LOST' });
+      await assert.rejects(q.complete(first), { code: 'NUTCH_LEASE_LOST' });
+      await assert.rejects(q.release(first), { code: 'NUTCH_LEASE_LOST' });
+      const newWriter = await seg.openWriter('crawl_fetch', 0, { fence: second });
+      await assert.rejects(oldWriter.append([{ url: 'http://h0/b', value: datum(12) }]), { code: 'NUTCH_LEASE_LOST' });
+      await assert.rejects(oldWriter.finish(), { code: 'NUTCH_LEASE_LOST' });
+      await oldWriter.close();
+      const st = (await q.status())[0]!;
+      assert.deepEqual([st.state, st.worker, st.attempts], ['running', 'worker-b', second.attempt]);
+      // two polite releases and a third claim: still within maxAttempts 2, since releases are not failures
+      await newWriter.close();
+      await q.release(second);
+      const third = (await q.claim('worker-c', opts));
+      assert.deepEqual(third.failed, []);
+      assert.ok(third.claim && third.claim.attempt > second.attempt);
+      const w = await seg.openWriter('crawl_fetch', 0, { fence: third.claim });
+      await w.append([{ url: 'http://h0/b', value: datum(13) }]);
+      await w.finish();
+      await w.close();
+      await q.complete(third.claim);
+      assert.deepEqual((await collect(seg.read('crawl_fetch'))).map((r) => r.url), ['http://h0/a', 'http://h0/b'], 'the released worker\'s late batches were not stored');
     });
 
     test('fetch partitions: a partition whose crawl_fetch was finished by a plain fetch counts as done', async (t) => {

@@ -16,11 +16,12 @@ interface Row {
   state: PartitionState;
   worker: string | null;
   attempts: number;
+  released: number;
   lease_ms: number | null;
   reason: string | null;
 }
 
-const COLUMNS = 'partition, state, worker, attempts, extract(epoch FROM lease_expires) * 1000 AS lease_ms, reason';
+const COLUMNS = 'partition, state, worker, attempts, released, extract(epoch FROM lease_expires) * 1000 AS lease_ms, reason';
 
 function toStatus(r: Row): PartitionStatus {
   return { partition: r.partition, state: r.state, worker: r.worker, attempts: r.attempts, leaseExpires: r.lease_ms === null ? null : Math.round(Number(r.lease_ms)), ...(r.reason ? { reason: r.reason } : {}) };
@@ -65,8 +66,8 @@ export class PgFetchPartitions implements FetchPartitions {
           WHERE segment = $1 AND (state = 'pending' OR (state = 'running' AND lease_expires <= now()))
           ORDER BY partition FOR UPDATE SKIP LOCKED`, [this.segment])).rows;
       for (const r of rows) {
-        if (r.attempts >= opts.maxAttempts) {
-          const reason = `claimed ${r.attempts} times without finishing (fetcher.partition.max.attempts=${opts.maxAttempts}); last worker ${r.worker ?? '-'}`;
+        if (r.attempts - r.released >= opts.maxAttempts) {
+          const reason = `claimed ${r.attempts - r.released} times without finishing (fetcher.partition.max.attempts=${opts.maxAttempts}); last worker ${r.worker ?? '-'}`;
           await c.query("UPDATE nutch_fetch_partitions SET state = 'failed', reason = $3, lease_expires = NULL WHERE segment = $1 AND partition = $2", [this.segment, r.partition, reason]);
           failed.push(toStatus({ ...r, state: 'failed', reason, lease_ms: null }));
           continue;
@@ -99,7 +100,8 @@ export class PgFetchPartitions implements FetchPartitions {
   }
 
   release(claim: PartitionClaim): Promise<void> {
-    return this.update(claim, "state = 'pending', attempts = attempts - 1, lease_expires = NULL");
+    // attempts is not given back: the next claim gets a new token, so this worker's late writes stay refused
+    return this.update(claim, "state = 'pending', released = released + 1, lease_expires = NULL");
   }
 
   async status(): Promise<PartitionStatus[]> {

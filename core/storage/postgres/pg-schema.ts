@@ -91,6 +91,9 @@ CREATE TABLE nutch_fetch_partitions (
   PRIMARY KEY (segment, partition)
 );
 `,
+  // 1 -> 2: attempts stays the fencing token (it only grows); a polite release is counted apart,
+  // so it does not count against fetcher.partition.max.attempts and the next claim's token is new
+  `ALTER TABLE nutch_fetch_partitions ADD COLUMN released integer NOT NULL DEFAULT 0;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -22,15 +22,23 @@ CREATE TABLE IF NOT EXISTS partitions (
   state TEXT NOT NULL DEFAULT 'pending',
   worker TEXT,
   attempts INTEGER NOT NULL DEFAULT 0,
+  released INTEGER NOT NULL DEFAULT 0,
   lease_expires INTEGER,
   reason TEXT
 );`;
+
+/** A queue file written before polite releases were counted apart gets the column (it starts at 0). */
+function addReleasedColumn(db: SqliteDatabase): void {
+  const cols = db.prepare('PRAGMA table_info(partitions)').all() as { name: string }[];
+  if (!cols.some((c) => c.name === 'released')) db.exec('ALTER TABLE partitions ADD COLUMN released INTEGER NOT NULL DEFAULT 0');
+}
 
 interface Row {
   partition: number;
   state: PartitionState;
   worker: string | null;
   attempts: number;
+  released: number;
   lease_expires: number | null;
   reason: string | null;
 }
@@ -57,6 +65,7 @@ export class SqliteFetchPartitions implements FetchPartitions {
     const { count, finished } = await this.layout();
     const db = openDatabase(this.file, { create: true, schema: SCHEMA, cacheKiB: 500 });
     guard(this.file, () => db.transaction(() => {
+      addReleasedColumn(db);
       const add = db.prepare("INSERT OR IGNORE INTO partitions (partition, state) VALUES (?, 'pending')");
       for (let p = 0; p < count; p++) add.run(p);
       // a segment fetched before claims existed, or partitions finished by a plain fetch
@@ -74,8 +83,8 @@ export class SqliteFetchPartitions implements FetchPartitions {
       const now = Date.now();
       const rows = db.prepare("SELECT * FROM partitions WHERE state = 'pending' OR (state = 'running' AND lease_expires <= ?) ORDER BY partition").all(now) as Row[];
       for (const r of rows) {
-        if (r.attempts >= opts.maxAttempts) {
-          const reason = `claimed ${r.attempts} times without finishing (fetcher.partition.max.attempts=${opts.maxAttempts}); last worker ${r.worker ?? '-'}`;
+        if (r.attempts - r.released >= opts.maxAttempts) {
+          const reason = `claimed ${r.attempts - r.released} times without finishing (fetcher.partition.max.attempts=${opts.maxAttempts}); last worker ${r.worker ?? '-'}`;
           db.prepare("UPDATE partitions SET state = 'failed', reason = ?, lease_expires = NULL WHERE partition = ?").run(reason, r.partition);
           failed.push(toStatus({ ...r, state: 'failed', reason, lease_expires: null }));
           continue;
@@ -108,7 +117,8 @@ export class SqliteFetchPartitions implements FetchPartitions {
 
   async release(claim: PartitionClaim): Promise<void> {
     await this.open();
-    this.update(claim, "UPDATE partitions SET state = 'pending', attempts = attempts - 1, lease_expires = NULL WHERE partition = ? AND attempts = ? AND state = 'running'");
+    // attempts is not given back: the next claim gets a new token, so this worker's late writes stay refused
+    this.update(claim, "UPDATE partitions SET state = 'pending', released = released + 1, lease_expires = NULL WHERE partition = ? AND attempts = ? AND state = 'running'");
   }
 
   /**
