@@ -5,3 +5,4 @@ export * from './protocol-status.js';
 export * from './parse.js';
 export * from './inlinks.js';
 export * from './nutch-document.js';
+export * from './host-datum.js';

@@ -21,6 +21,7 @@ import type { CrawlDatum } from '../model/crawl-datum.js';
 import type { Content } from '../model/content.js';
 import type { ParseData, ParseText } from '../model/parse.js';
 import type { Inlinks } from '../model/inlinks.js';
+import type { HostDatum } from '../model/host-datum.js';
 
 export interface Keyed<V> {
   url: string;
@@ -91,6 +92,46 @@ export interface LinkDbUpdate {
 
 export interface LinkDb extends LinkDbReader {
   beginUpdate(opts?: { force?: boolean }): Promise<LinkDbUpdate>;
+}
+
+/** One HostDb record: a host name (lower case, no port, as Nutch's URLUtil.getHost) and its HostDatum. */
+export interface HostRecord {
+  host: string;
+  datum: HostDatum;
+}
+
+export interface HostScanOptions {
+  /** Records fetched per round trip (default storage.batch.size). */
+  batchSize?: number;
+}
+
+/** HostDb (Nutch's `<hostdb>/current`): one HostDatum per host, read in host-name order (code points). */
+export interface HostDbReader {
+  readonly path: string;
+  get(host: string): Promise<HostDatum | null>;
+  getMany(hosts: readonly string[]): Promise<Map<string, HostDatum>>;
+  scan(opts?: HostScanOptions): AsyncIterable<HostRecord>;
+  count(): Promise<number>;
+  close(): Promise<void>;
+  /** False while the store was never written (no session ever committed). */
+  exists(): Promise<boolean>;
+}
+
+/** A write session over the HostDb, atomic as CrawlDbUpdate; reads see this session's own writes. */
+export interface HostDbUpdate {
+  put(records: readonly HostRecord[]): Promise<void>;
+  delete(hosts: readonly string[]): Promise<void>;
+  get(host: string): Promise<HostDatum | null>;
+  getMany(hosts: readonly string[]): Promise<Map<string, HostDatum>>;
+  /** Records put while a scan runs may or may not be seen by it, except that a scan never goes back. */
+  scan(opts?: HostScanOptions): AsyncIterable<HostRecord>;
+  commit(): Promise<void>;
+  abort(): Promise<void>;
+}
+
+export interface HostDb extends HostDbReader {
+  /** Takes the HostDb's own writer lock (see the guarantees above) and opens an update session. */
+  beginUpdate(opts?: { force?: boolean }): Promise<HostDbUpdate>;
 }
 
 /** Segment parts, named as Nutch's, and the record type each holds. */
@@ -216,7 +257,7 @@ export interface StagedSegment extends Segment {
 }
 
 /**
- * The engine: opens the stores named by Nutch's paths (`crawl/crawldb`, `crawl/segments/<name>`).
+ * The engine: opens the stores named by Nutch's paths (`crawl/crawldb`, `crawl/hostdb`, `crawl/segments/<name>`).
  * The embedded default is SQLite files under those paths; a server engine keeps the stores inside
  * its database under the same names. Chosen by `storage.url` (see open-storage.ts).
  */
@@ -224,6 +265,8 @@ export interface StorageEngine {
   readonly name: string;
   openCrawlDb(path: string): Promise<CrawlDb>;
   openLinkDb(path: string): Promise<LinkDb>;
+  /** The HostDb under `path` (`crawl/hostdb`); an empty store until updatehostdb first commits. */
+  openHostDb(path: string): Promise<HostDb>;
   /** Opens an existing segment; NUTCH_STORAGE_NOT_FOUND when there is none under that path. */
   openSegment(path: string): Promise<Segment>;
   /**

@@ -12,6 +12,7 @@ import readline from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createContent } from '../../core/model/content.js';
 import { createCrawlDatum, type CrawlDatum } from '../../core/model/crawl-datum.js';
+import { createHostDatum } from '../../core/model/host-datum.js';
 import type { StorageEngine } from '../../core/storage/interfaces.js';
 import { SEGMENT_NAME } from '../../core/storage/segment-names.js';
 import { compareUrls } from '../../core/storage/url-order.js';
@@ -282,6 +283,60 @@ export function describeStorageConformance(name: string, harness: ConformanceHar
       await up2.delete(['http://t/\uFF01']);
       await up2.abort();
       assert.equal(await linkdb.count(), 2);
+    });
+
+    test('HostDb: every HostDatum field round-trips, sessions atomic with their own lock, scans in host-name order', async (t) => {
+      const h = await H().make(t, { batchSize: 2 });
+      const hostdb = await h.engine.openHostDb(h.p('crawl/hostdb'));
+      t.after(() => hostdb.close());
+      assert.equal(await hostdb.exists(), false);
+      assert.equal(await hostdb.count(), 0);
+      const full = createHostDatum({
+        score: 0.75, lastCheck: 1_700_000_123_456, homepageUrl: 'https://bücher.example/start', dnsFailures: 2, connectionFailures: 3,
+        unfetched: 4, fetched: 5, notModified: 6, redirTemp: 7, redirPerm: 8, gone: 9,
+        metaData: { 'avg._rs_': 12.5, 'pct95._rs_': 40, 'Content-Type.text/html': 5, note: 'ключ' },
+      });
+      const hosts = ['b.example', 'a.example', 'xn--bcher-kva.example', 'bücher.example', '127.0.0.1', 'a.example.com', '\u65e5\u672c.example'];
+      const up = await hostdb.beginUpdate();
+      await up.put(hosts.map((host, i) => ({ host, datum: host === 'bücher.example' ? full : createHostDatum({ fetched: i }) })));
+      assert.deepEqual(await up.get('bücher.example'), full, 'a session reads its own writes');
+      assert.equal(await hostdb.get('bücher.example'), null, 'nothing visible before commit');
+      assert.equal(await hostdb.exists(), false);
+      // the HostDb's lock is its own: the CrawlDb next to it stays writable
+      const crawlDb = await h.engine.openCrawlDb(h.p('crawl/crawldb'));
+      t.after(() => crawlDb.close());
+      const cup = await crawlDb.beginUpdate();
+      await cup.abort();
+      const other = await h.another().openHostDb(h.p('crawl/hostdb'));
+      t.after(() => other.close());
+      await assert.rejects(other.beginUpdate(), { code: 'NUTCH_STORAGE_LOCKED' });
+      await up.commit();
+      assert.equal(await hostdb.exists(), true);
+      assert.deepEqual(await hostdb.get('bücher.example'), full);
+      assert.deepEqual(await other.get('bücher.example'), full, 'another process reads what was committed');
+      assert.deepEqual((await collect(hostdb.scan())).map((r) => r.host), [...hosts].sort(compareUrls));
+      assert.deepEqual((await collect(hostdb.scan({ batchSize: 1 }))).map((r) => r.host), [...hosts].sort(compareUrls));
+      assert.deepEqual([...(await hostdb.getMany(['a.example', 'missing.example', 'b.example'])).keys()].sort(), ['a.example', 'b.example']);
+      assert.equal(await hostdb.count(), hosts.length);
+      // an aborted session changes nothing; a committed delete removes the host
+      const up2 = await other.beginUpdate();
+      await up2.delete(['a.example']);
+      await up2.put([{ host: 'new.example', datum: createHostDatum() }]);
+      assert.equal(await up2.get('a.example'), null);
+      await up2.abort();
+      assert.equal(await hostdb.count(), hosts.length);
+      const up3 = await hostdb.beginUpdate();
+      await up3.delete(['a.example']);
+      // a scan inside the session sees the session's state, and puts during the scan do not upset it
+      const seen: string[] = [];
+      for await (const r of up3.scan({ batchSize: 2 })) {
+        seen.push(r.host);
+        await up3.put([{ host: r.host, datum: { ...r.datum, score: 1 } }]);
+      }
+      assert.deepEqual(seen, hosts.filter((x) => x !== 'a.example').sort(compareUrls));
+      await up3.commit();
+      assert.equal(await hostdb.get('a.example'), null);
+      assert.ok((await collect(hostdb.scan())).every((r) => r.datum.score === 1));
     });
 
     test('segments: partitions, completion once every partition finished, partition count stored with the segment', async (t) => {

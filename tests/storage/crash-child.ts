@@ -44,6 +44,7 @@ function reportingSegment<S extends Segment>(seg: S): S {
 const engine: StorageEngine = {
   name: 'reporting-sqlite',
   openLinkDb: (p) => real.openLinkDb(p),
+  openHostDb: (p) => real.openHostDb(p),
   openSegment: (p) => real.openSegment(p),
   createSegment: async (d, n) => reportingSegment(await real.createSegment(d, n)),
   createStagedSegment: async (d, n) => reportingSegment(await real.createStagedSegment(d, n)) as StagedSegment,

@@ -1,5 +1,5 @@
 /**
- * A URL-keyed store (CrawlDb, LinkDb) inside the database: rows of one table carrying the store's
+ * A URL-keyed store (CrawlDb, LinkDb; the HostDb keyed by host name) inside the database: rows of one table carrying the store's
  * id. Readers use pooled connections and keyset pages (`url > $last ORDER BY url LIMIT n`, url
  * `COLLATE "C"`), so memory is bounded by the page size and order is code-point order.
  *
@@ -18,7 +18,7 @@ import { acquireAdvisoryLock, releaseAdvisoryLock } from './pg-writer-lock.js';
 
 export interface PgRowCodec<V> {
   /** nutch_stores.kind and the table: nutch_<kind>. */
-  kind: 'crawldb' | 'linkdb';
+  kind: StoreKind;
   /** Value columns (after store and url). */
   columns: readonly string[];
   types: readonly CopyType[];
@@ -26,6 +26,9 @@ export interface PgRowCodec<V> {
   /** A row's value columns, in `columns` order. */
   fromRow(row: Record<string, unknown>): V;
 }
+
+/** nutch_stores.kind of the key-ordered stores. */
+export type StoreKind = 'crawldb' | 'linkdb' | 'hostdb';
 
 const SQL_TYPES: Record<CopyType, string> = { text: 'text', bytea: 'bytea', int2: 'smallint', int4: 'integer', int8: 'bigint', float8: 'double precision', bool: 'boolean' };
 
@@ -116,7 +119,7 @@ export class PgKeyedStore<V> {
   private readonly sessions = new Set<PgKeyedSession<V>>();
   private closed = false;
 
-  constructor(private readonly db: PgDatabase, readonly name: string, codec: PgRowCodec<V>, private readonly kind: 'crawldb' | 'linkdb') {
+  constructor(private readonly db: PgDatabase, readonly name: string, codec: PgRowCodec<V>, private readonly kind: StoreKind) {
     this.sql = new KeyedSql(codec);
   }
 

@@ -94,6 +94,26 @@ CREATE TABLE nutch_fetch_partitions (
   // 1 -> 2: attempts stays the fencing token (it only grows); a polite release is counted apart,
   // so it does not count against fetcher.partition.max.attempts and the next claim's token is new
   `ALTER TABLE nutch_fetch_partitions ADD COLUMN released integer NOT NULL DEFAULT 0;`,
+  // 2 -> 3: the HostDb (updatehostdb); url holds the host name, as the keyed-store layout names its key
+  `
+CREATE TABLE nutch_hostdb (
+  store integer NOT NULL,
+  url text COLLATE "C" NOT NULL,
+  score double precision NOT NULL,
+  last_check double precision NOT NULL,
+  homepage text NOT NULL,
+  dns_failures integer NOT NULL,
+  connection_failures integer NOT NULL,
+  unfetched integer NOT NULL,
+  fetched integer NOT NULL,
+  not_modified integer NOT NULL,
+  redir_temp integer NOT NULL,
+  redir_perm integer NOT NULL,
+  gone integer NOT NULL,
+  meta text,
+  PRIMARY KEY (store, url)
+);
+`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -5,12 +5,13 @@
  * docs/scale-out.md.
  */
 import path from 'node:path';
-import type { CrawlDb, LinkDb, Segment, StagedSegment, StorageEngine } from '../interfaces.js';
+import type { CrawlDb, HostDb, LinkDb, Segment, StagedSegment, StorageEngine } from '../interfaces.js';
 import { NutchError } from '../../errors.js';
 import { formatSegmentName } from '../segment-names.js';
 import { PgCrawlDb } from './pg-crawldb.js';
 import { PgDatabase, type LockWarn } from './pg-database.js';
 import { PgLinkDb } from './pg-linkdb.js';
+import { openPgHostDb } from './pg-hostdb.js';
 import { PgSegment, type SegmentStores } from './pg-segment.js';
 import { parseStorageUrl } from './pg-target.js';
 import { PgRecordTable } from './record-store.js';
@@ -61,6 +62,11 @@ export class PostgresStorageEngine implements StorageEngine {
   async openLinkDb(p: string): Promise<LinkDb> {
     await this.db.ready();
     return new PgLinkDb(this.db, p, this.storeName(p));
+  }
+
+  async openHostDb(p: string): Promise<HostDb> {
+    await this.db.ready();
+    return openPgHostDb(this.db, p, this.storeName(p));
   }
 
   async openSegment(p: string): Promise<Segment> {

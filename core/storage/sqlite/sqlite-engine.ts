@@ -4,10 +4,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { CrawlDb, LinkDb, Segment, StagedSegment, StorageEngine } from '../interfaces.js';
+import type { CrawlDb, HostDb, LinkDb, Segment, StagedSegment, StorageEngine } from '../interfaces.js';
 import { NutchError } from '../../errors.js';
 import { SqliteCrawlDb } from './sqlite-crawldb.js';
 import { SqliteLinkDb } from './sqlite-linkdb.js';
+import { openSqliteHostDb } from './sqlite-hostdb.js';
 import { SqliteSegment } from './sqlite-segment.js';
 import { claimSegmentDir, stagedSegmentNames, stagingPath } from './segment-name.js';
 import type { LockWarn } from './writer-lock.js';
@@ -35,6 +36,10 @@ export class SqliteStorageEngine implements StorageEngine {
 
   async openLinkDb(dir: string): Promise<LinkDb> {
     return new SqliteLinkDb(dir, { batchSize: this.batchSize, warn: this.warn });
+  }
+
+  async openHostDb(dir: string): Promise<HostDb> {
+    return openSqliteHostDb(dir, { batchSize: this.batchSize, warn: this.warn });
   }
 
   async openSegment(dir: string): Promise<Segment> {
