@@ -19,6 +19,7 @@ import { defaultStages } from '../core/crawl/stages.js';
 import type { CrawlDatum } from '../core/model/crawl-datum.js';
 import type { SearchHit } from '../core/extension-points/index-writer.js';
 import type { StorageEngine } from '../core/storage/interfaces.js';
+import { crawlReaders, type CrawlDbReads, type LinkDbReads, type SegmentReads } from './crawl-readers.js';
 
 export interface CreateNutchOptions {
   /** The crawl directory (crawldb, linkdb, segments, index); default ./crawl. */
@@ -81,7 +82,14 @@ export interface Nutch extends AsyncDisposable {
   dedup(args?: { group?: 'none' | 'host' | 'domain' }, opts?: CallOptions): Promise<Counters>;
   crawl(opts?: CrawlOptions): CrawlRun;
   search(query: string, opts?: { limit?: number }): Promise<SearchHit[]>;
+  /** One URL's CrawlDatum, or null (as `nutch.crawlDb.get`). */
   readdb(url: string): Promise<CrawlDatum | null>;
+  /** What `nutch readdb` reads: stats, one URL, a filtered dump, the top-N scores. */
+  readonly crawlDb: CrawlDbReads;
+  /** What `nutch readlinkdb` reads: one URL's inlinks, a dump. */
+  readonly linkDb: LinkDbReads;
+  /** What `nutch readseg` reads: the segment listing, one URL's records. */
+  readonly segments: SegmentReads;
   close(): Promise<void>;
 }
 
@@ -126,10 +134,13 @@ export async function createNutch(options: CreateNutchOptions = {}): Promise<Nut
     return file;
   };
 
+  const readers = crawlReaders(ctx, layout);
+
   const nutch: Nutch = {
     crawlDir,
     layout,
     context: ctx,
+    ...readers,
     inject: (seeds, opts) => stage(defaultStages.inject, { crawlDb: layout.crawlDb, urlDir: Array.isArray(seeds) ? writeSeeds(seeds) : resolve(cwd, seeds.urlDir) }, opts),
     generate: (args = {}, opts) => stage(defaultStages.generate, { crawlDb: layout.crawlDb, segmentsDir: layout.segmentsDir, ...args }, opts),
     fetch: (segment, args = {}, opts) => stage(defaultStages.fetch, { segment, ...args }, opts),
@@ -172,14 +183,7 @@ export async function createNutch(options: CreateNutchOptions = {}): Promise<Nut
       return { result, [Symbol.asyncIterator]: events };
     },
     search: async (query, opts = {}) => defaultStages.search(ctx, { crawlDir, query, limit: opts.limit ?? 10 }),
-    async readdb(url) {
-      const db = await ctx.storage.openCrawlDb(layout.crawlDb);
-      try {
-        return await db.get(url);
-      } finally {
-        await db.close();
-      }
-    },
+    readdb: (url) => readers.crawlDb.get(url),
     async close() {
       if (closed) return;
       closed = true;

@@ -5,6 +5,7 @@
 import 'reflect-metadata';
 export { createNutch, type Nutch, type CreateNutchOptions, type CrawlOptions, type CrawlRun, type CallOptions } from './create-nutch.js';
 export type { SearchHit } from '../core/extension-points/index-writer.js';
+export type { CrawlDbReads, LinkDbReads, SegmentReads, CrawlDbDumpOptions, CrawlDbStats, ScoredUrl, SegmentListing, SegmentRecords } from './crawl-readers.js';
 export { createContext, checkAgentName, type NutchContext, type CreateContextOptions } from '../core/crawl/context.js';
 export { loadConfiguration, resolveConfFile, type LoadConfigurationOptions } from '../core/config/load-configuration.js';
 export { Configuration, describeSource, type ValueSource, type LayerName } from '../core/config/configuration.js';

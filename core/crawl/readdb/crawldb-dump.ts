@@ -10,7 +10,7 @@ import { once } from 'node:events';
 import { NutchError } from '../../errors.js';
 import { statusName, type CrawlDatum } from '../../model/crawl-datum.js';
 import type { CrawlDbReader, Keyed, StorageEngine } from '../../storage/interfaces.js';
-import { TimeSlice } from '../../storage/yield.js';
+import { bestScoring } from './best-scoring.js';
 import { CSV_HEADER, datumToCsv, datumToJson, datumToString, javaFloat } from './datum-format.js';
 
 export type DumpFormat = 'normal' | 'csv' | 'json' | 'crawldb';
@@ -49,14 +49,19 @@ function compileRegex(regex: string): RegExp {
   }
 }
 
-export async function dumpCrawlDb(db: CrawlDbReader, out: string, storage: StorageEngine, o: DumpOptions = {}): Promise<number> {
-  const format = o.format ?? 'normal';
-  if (!['normal', 'csv', 'json', 'crawldb'].includes(format)) throw new NutchError('NUTCH_USAGE', `Unknown -format ${format}; use normal, csv, json or crawldb.`);
+/** -dump's record filter: -status (a status name, any case), -regex (whole URL) and -retry (at least). */
+export function datumFilter(o: Pick<DumpOptions, 'status' | 'regex' | 'retry'>): (r: Keyed<CrawlDatum>) => boolean {
   const pattern = o.regex !== undefined ? compileRegex(o.regex) : null;
-  const wanted = (r: Keyed<CrawlDatum>) =>
+  return (r) =>
     (o.retry === undefined || r.value.retries >= o.retry) &&
     (o.status === undefined || statusName(r.value.status).toLowerCase() === o.status.toLowerCase()) &&
     (pattern === null || pattern.test(r.url));
+}
+
+export async function dumpCrawlDb(db: CrawlDbReader, out: string, storage: StorageEngine, o: DumpOptions = {}): Promise<number> {
+  const format = o.format ?? 'normal';
+  if (!['normal', 'csv', 'json', 'crawldb'].includes(format)) throw new NutchError('NUTCH_USAGE', `Unknown -format ${format}; use normal, csv, json or crawldb.`);
+  const wanted = datumFilter(o);
   prepareOutDir(out);
   let dumped = 0;
   if (format === 'crawldb') {
@@ -100,37 +105,7 @@ export async function dumpCrawlDb(db: CrawlDbReader, out: string, storage: Stora
 export async function topNCrawlDb(db: CrawlDbReader, n: number, out: string, min = 0, o: { batchSize?: number; signal?: AbortSignal } = {}): Promise<number> {
   if (!Number.isInteger(n) || n < 1) throw new NutchError('NUTCH_USAGE', `-topN needs a positive integer, got ${n}.`);
   prepareOutDir(out);
-  const heap: { score: number; url: string }[] = [];
-  const worse = (a: { score: number; url: string }, b: { score: number; url: string }) => a.score < b.score || (a.score === b.score && a.url > b.url);
-  const up = (i: number) => {
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (!worse(heap[i], heap[p])) return;
-      [heap[i], heap[p]] = [heap[p], heap[i]];
-      i = p;
-    }
-  };
-  const down = (i: number) => {
-    for (;;) {
-      const l = 2 * i + 1, r = l + 1;
-      let m = i;
-      if (l < heap.length && worse(heap[l], heap[m])) m = l;
-      if (r < heap.length && worse(heap[r], heap[m])) m = r;
-      if (m === i) return;
-      [heap[i], heap[m]] = [heap[m], heap[i]];
-      i = m;
-    }
-  };
-  const slice = new TimeSlice();
-  for await (const { url, value } of db.scan({ batchSize: o.batchSize })) {
-    if (o.signal?.aborted) break;
-    await slice.tick();
-    if (!(value.score >= min)) continue;
-    const e = { score: value.score, url };
-    if (heap.length < n) { heap.push(e); up(heap.length - 1); }
-    else if (worse(heap[0], e)) { heap[0] = e; down(0); }
-  }
-  const best = heap.sort((a, b) => (worse(a, b) ? 1 : worse(b, a) ? -1 : 0));
+  const best = await bestScoring(db, n, min, o);
   async function* lines(): AsyncGenerator<string> {
     for (const e of best) yield `${javaFloat(e.score)}\t${e.url}\n`;
   }

@@ -102,19 +102,28 @@ export function formatRecord(part: SegmentPartName, value: SegmentPartTypes[Segm
   }
 }
 
-/** -get: the records of one URL in every selected part. */
-export async function getRecords(ctx: NutchContext, path: string, url: string, parts: PartSelection = ALL_PARTS): Promise<string[]> {
+/** The records of one URL in every selected part, as stored (what -get prints, for the SDK). */
+export type SegmentRecords = { [P in SegmentPartName]?: SegmentPartTypes[P][] };
+
+export async function readRecords(ctx: NutchContext, path: string, url: string, parts: PartSelection = ALL_PARTS): Promise<SegmentRecords> {
   const seg = await ctx.storage.openSegment(path);
   try {
-    const out: string[] = [];
+    const out: Record<string, unknown[]> = {};
     for (const part of SEGMENT_PARTS) {
       if (!parts[part] || !(await seg.hasPart(part))) continue;
-      for (const value of await seg.get(part, url)) out.push(formatRecord(part, value));
+      const values = await seg.get(part, url);
+      if (values.length) out[part] = values;
     }
-    return out;
+    return out as SegmentRecords;
   } finally {
     await seg.close();
   }
+}
+
+/** -get: the records of one URL in every selected part, formatted as Nutch prints them. */
+export async function getRecords(ctx: NutchContext, path: string, url: string, parts: PartSelection = ALL_PARTS): Promise<string[]> {
+  const records = await readRecords(ctx, path, url, parts);
+  return SEGMENT_PARTS.flatMap((part) => (records[part] ?? []).map((value) => formatRecord(part, value)));
 }
 
 /** -dump: `<output>/dump`, every selected part's records, part by part, each with Recno and URL. */
