@@ -100,4 +100,12 @@ export const ParseMeta = {
   SEGMENT_NAME: 'nutch.segment.name',
   SCORE: 'nutch.crawl.score',
   CHARSET: 'CharEncodingForConversion',
+  /**
+   * How many outlinks the page had beyond parser.outlinks.ceiling (only counted, never collected), set
+   * by the parser that stopped collecting or by the parse worker that cut the list. nutch-ts only.
+   */
+  OUTLINKS_OVER_CEILING: 'nutch.parse.outlinks.overCeiling',
 } as const;
+
+/** Outlinks per page held at most (parser.outlinks.ceiling) unless configured otherwise. */
+export const DEFAULT_OUTLINKS_CEILING = 100_000;

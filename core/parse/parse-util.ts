@@ -2,7 +2,8 @@
  * ParseUtil, as Nutch's: picks the parsers for a content type (parse-plugins.json, then each parser's
  * `contentType` parameter), tries them in order — first success wins — and then does what Nutch's
  * ParseSegment does to each parse: a failed one becomes an empty parse keeping its status, outlinks
- * are made absolute, and the Signature is computed and stored as `nutch.content.digest` in contentMeta.
+ * are made absolute (at most parser.outlinks.ceiling of them, the rest counted in parseMeta
+ * nutch.parse.outlinks.overCeiling), and the Signature is computed and stored as `nutch.content.digest` in contentMeta.
  * A missing or generic content type is first resolved from the bytes (content-type-sniffer.ts).
  * Runs inside a parse worker (core/parse/parse-worker.ts); the timeout is the pool's business.
  */
@@ -11,7 +12,7 @@ import type { Logger } from '../log.js';
 import type { Configuration } from '../config/configuration.js';
 import type { Content } from '../model/content.js';
 import {
-  ParseMeta, ParseStatusCode, ParseStatusMinor, createParseData, failedParse, isParseSuccess, singleParseResult,
+  DEFAULT_OUTLINKS_CEILING, ParseMeta, ParseStatusCode, ParseStatusMinor, createParseData, failedParse, isParseSuccess, singleParseResult,
   type Outlink, type Parse, type ParseResult,
 } from '../model/parse.js';
 import { ExtensionPoints } from '../extension-points/extension-point.js';
@@ -39,6 +40,7 @@ export class ParseUtil {
     private readonly htmlParseFilters: HtmlParseFilters,
     private readonly signature: Signature,
     private readonly log: Logger,
+    private readonly outlinksCeiling: number,
   ) {}
 
   /** Instantiates every Parser, the HtmlParseFilter chain and the Signature up front (plugins start here). */
@@ -52,7 +54,7 @@ export class ParseUtil {
     }
     const htmlParseFilters = await taggedHtmlParseFilters(chains);
     const signature = await chains.signature();
-    return new ParseUtil(parsers, candidates, mapping, htmlParseFilters, signature, log);
+    return new ParseUtil(parsers, candidates, mapping, htmlParseFilters, signature, log, conf.getInt('parser.outlinks.ceiling', DEFAULT_OUTLINKS_CEILING));
   }
 
   /** The extension ids tried for a content type, in order. */
@@ -99,7 +101,15 @@ export class ParseUtil {
       if (!isParseSuccess(parse.data.status)) {
         parse = { text: '', data: createParseData({ status: parse.data.status, contentMeta: { ...content.metadata }, parseMeta: parse.data.parseMeta ?? {} }), isCanonical: parse.isCanonical };
       } else {
-        parse = { ...parse, data: { ...parse.data, contentMeta: { ...parse.data.contentMeta }, outlinks: absoluteOutlinks(parse.data.outlinks, content.baseUrl || content.url) } };
+        const outlinks = absoluteOutlinks(parse.data.outlinks, content.baseUrl || content.url, this.outlinksCeiling);
+        parse = { ...parse, data: { ...parse.data, contentMeta: { ...parse.data.contentMeta }, outlinks: outlinks.kept } };
+        if (outlinks.over > 0) {
+          // Any parser's list is cut here (parse-html already stops collecting at the ceiling and says how many it left).
+          const meta = { ...parse.data.parseMeta };
+          const before = Number(meta[ParseMeta.OUTLINKS_OVER_CEILING]?.[0]) || 0;
+          meta[ParseMeta.OUTLINKS_OVER_CEILING] = [String(before + outlinks.over)];
+          parse.data.parseMeta = meta;
+        }
       }
       let sig: Uint8Array;
       try {
@@ -148,16 +158,19 @@ function subDocument(container: Content, url: string, parse: Parse): Content {
 /**
  * Outlinks resolved against the page (a parser may return relative ones) as Nutch's
  * URLUtil.resolveURL — absolute ones stay as written, the `outlink` normalisers clean them later;
- * unresolvable ones dropped.
+ * unresolvable ones dropped; the first `ceiling` kept, the others counted.
  */
-function absoluteOutlinks(outlinks: readonly Outlink[], base: string): Outlink[] {
-  const out: Outlink[] = [];
+function absoluteOutlinks(outlinks: readonly Outlink[], base: string, ceiling: number): { kept: Outlink[]; over: number } {
+  const kept: Outlink[] = [];
+  let over = 0;
   for (const o of outlinks ?? []) {
     if (typeof o?.toUrl !== 'string') continue;
     const toUrl = resolveURL(o.toUrl, base);
-    if (toUrl) out.push({ ...o, toUrl, anchor: o.anchor ?? '' });
+    if (!toUrl) continue;
+    if (kept.length < ceiling) kept.push({ ...o, toUrl, anchor: o.anchor ?? '' });
+    else over++;
   }
-  return out;
+  return { kept, over };
 }
 
 export function toHex(bytes: Uint8Array): string {

@@ -54,12 +54,19 @@ export interface WalkOptions {
   lineSeparators: ReadonlySet<string>;
   /** Targets longer than this are dropped unread (db.max.outlink.length). */
   maxTargetLength: number;
+  /**
+   * Links kept at most (parser.outlinks.ceiling); later ones are only counted, so a page of a million
+   * <a href> never holds a million link objects. Default: no limit.
+   */
+  maxLinks?: number;
 }
 
 export interface WalkResult {
   title: string;
   text: string;
   links: RawLink[];
+  /** Links found after `maxLinks` were kept: counted, not collected. */
+  linksOverCeiling: number;
   baseHref: string | null;
   metas: RawMeta[];
 }
@@ -133,12 +140,16 @@ interface OpenAnchor {
   cut: number;
   /** alt of the first <img alt> inside it. */
   alt: string | null;
+  /** False when the link came after the ceiling: its anchor rules still apply, but it is only counted. */
+  kept: boolean;
 }
 
 /** Receives a page's elements in document order and collects the WalkResult. */
 export class ContentCollector {
   private readonly parts: string[] = [];
   private readonly links: RawLink[] = [];
+  private readonly maxLinks: number;
+  private linksOverCeiling = 0;
   private readonly metas: RawMeta[] = [];
   /** Per open flagged element: the anchor it started collecting, or null. */
   private readonly open: (OpenAnchor | null)[] = [];
@@ -163,6 +174,7 @@ export class ContentCollector {
     let flags = flagCache.get(opts);
     if (!flags) flagCache.set(opts, (flags = tagFlags(opts)));
     this.flags = flags;
+    this.maxLinks = opts.maxLinks ?? Number.MAX_SAFE_INTEGER;
   }
 
   onOpen(name: string, attribs: Record<string, string>): void {
@@ -186,8 +198,11 @@ export class ContentCollector {
     if (f & LINK) {
       const link = linkOf(attribs, name, this.opts.maxTargetLength);
       if (link) {
-        this.links.push(link);
-        if (f & ANCHOR) this.anchors.push((anchor = { link, start: this.parts.length, cut: -1, alt: null }));
+        const kept = this.links.length < this.maxLinks;
+        if (kept) this.links.push(link);
+        // An <a>/<form> over the ceiling is counted at its close: one without child nodes is no link.
+        if (f & ANCHOR) this.anchors.push((anchor = { link, start: this.parts.length, cut: -1, alt: null, kept }));
+        else if (!kept) this.linksOverCeiling++;
         else if (f & IMG && attribs.alt) link.anchor = attribs.alt.trim();
       }
     }
@@ -248,7 +263,9 @@ export class ContentCollector {
       if (this.altFrom > anchors.length) this.altFrom = anchors.length;
       const link = anchor.link;
       // Nutch's shouldThrowAwayLink: an <a> or <form> without any child node is not a link.
-      if (this.events === mark) this.links.splice(this.links.lastIndexOf(link), 1);
+      if (this.events === mark) {
+        if (anchor.kept) this.links.splice(this.links.lastIndexOf(link), 1);
+      } else if (!anchor.kept) this.linksOverCeiling++;
       else {
         const text = joinParts(this.parts, anchor.start, false, anchor.cut);
         link.anchor = text || (anchor.alt ?? '').trim();
@@ -264,7 +281,7 @@ export class ContentCollector {
 
   result(): WalkResult {
     if (this.pending) this.flushText();
-    return { title: this.title ?? '', text: joinParts(this.parts, 0, true), links: this.links, baseHref: this.baseHref, metas: this.metas };
+    return { title: this.title ?? '', text: joinParts(this.parts, 0, true), links: this.links, linksOverCeiling: this.linksOverCeiling, baseHref: this.baseHref, metas: this.metas };
   }
 
   /** htmlparser2 callbacks feeding this collector (the DOM-less path). */

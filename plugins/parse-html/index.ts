@@ -7,7 +7,7 @@
 import { Parser as HtmlParser2, parseDocument } from 'htmlparser2';
 import type { Document } from 'domhandler';
 import {
-  ParseMeta, ParseStatusCode, ParseStatusMinor, createParseData, failedParse, parseStatus, resolveURL, singleParseResult,
+  DEFAULT_OUTLINKS_CEILING, ParseMeta, ParseStatusCode, ParseStatusMinor, createParseData, failedParse, parseStatus, resolveURL, singleParseResult,
   type Content, type HTMLMetaTags, type Metadata, type Outlink, type ParseContext, type ParseResult, type Parser, type PluginContext,
 } from '../../sdk/plugin.js';
 import { bomlessUtf16, decode, detectEncoding } from './encoding-detector.js';
@@ -41,6 +41,8 @@ export class HtmlParser implements Parser {
       linkTags,
       lineSeparators: new Set(conf.getStrings('parser.html.line.separators').map((t) => t.toLowerCase())),
       maxTargetLength: conf.getInt('db.max.outlink.length', 4096),
+      // Stop collecting at the ceiling: a page of a million links must not cost a million objects here.
+      maxLinks: conf.getInt('parser.outlinks.ceiling', DEFAULT_OUTLINKS_CEILING),
     };
     this.sniffBytes = conf.getInt('parser.html.sniff.bytes', 8192);
     this.defaultEncoding = conf.getString('parser.character.encoding.default', 'windows-1252');
@@ -84,6 +86,7 @@ export class HtmlParser implements Parser {
     };
     this.addMetatags(parseMeta, metaTags);
     if (metaTags.noIndex) parseMeta[ParseMeta.ROBOTS_NOINDEX] = ['true'];
+    if (walked.linksOverCeiling > 0 && !metaTags.noFollow) parseMeta[ParseMeta.OUTLINKS_OVER_CEILING] = [String(walked.linksOverCeiling)];
     if (metaTags.noFollow) parseMeta[ParseMeta.ROBOTS_NOFOLLOW] = ['true'];
     if (metaTags.noCache) {
       parseMeta[ParseMeta.ROBOTS_NOARCHIVE] = ['true'];

@@ -199,10 +199,30 @@ test('bad input: invalid UTF-8 becomes replacement characters', async () => {
   assert.match(p.text, /^ok \uFFFD\(\uFFFD end$/);
 });
 
-test('bad input: 100,000 links in one page are all extracted (the cap is db.max.outlinks.per.page, applied on output)', async () => {
+test('bad input: 100,000 links in one page are all extracted (the default parser.outlinks.ceiling; db.max.outlinks.per.page applies on output)', async () => {
   const html = Array.from({ length: 100_000 }, (_, i) => `<a href="/l${i}">${i}</a>`).join('');
   const p = await parse(html);
   assert.equal(p.data.outlinks.length, 100_000);
+  assert.equal(p.data.parseMeta[ParseMeta.OUTLINKS_OVER_CEILING], undefined);
+});
+
+test('bad input: links beyond parser.outlinks.ceiling are counted, not collected; empty <a></a> are no links either side of it; both paths agree', async () => {
+  const { HtmlParseFilters } = await import('../../core/extension-points/html-parse-filter.js');
+  const html = Array.from({ length: 500 }, (_, i) => `<a href="/a${i}">a ${i}</a><a href="/e${i}"></a><img src="/i${i}.png" alt="i">`).join('\n');
+  const parser = await htmlParser({ 'parser.outlinks.ceiling': '300' });
+  const content = createContent({ url: 'http://www.example.com/', content: new TextEncoder().encode(html), contentType: 'text/html' });
+  const filters = new HtmlParseFilters([{ extensionId: 'test', filter: { filter: (_c, r) => r } }]);
+  for (const ctx of [undefined, { htmlParseFilters: filters }]) {
+    const p = Object.values((await parser.getParse(content, ctx)).parses)[0]!;
+    assert.equal(p.data.outlinks.length, 300);
+    assert.equal(p.data.outlinks[0]!.toUrl, 'http://www.example.com/a0');
+    assert.equal(p.data.outlinks[299]!.toUrl, 'http://www.example.com/i149.png');
+    assert.deepEqual(p.data.parseMeta[ParseMeta.OUTLINKS_OVER_CEILING], ['700'], 'the 1000 real links minus 300; the 500 empty anchors not counted');
+    assert.match(p.text, /a 499/, 'the text is whole: only links are capped');
+  }
+  const nofollow = await parse(`<meta name="robots" content="nofollow">${html}`, {}, { 'parser.outlinks.ceiling': '300' });
+  assert.deepEqual(nofollow.data.outlinks, []);
+  assert.equal(nofollow.data.parseMeta[ParseMeta.OUTLINKS_OVER_CEILING], undefined, 'nofollow drops every link: none is over the ceiling');
 });
 
 test('empty content parses to an empty success', async () => {

@@ -2,7 +2,9 @@
  * What a parse becomes in a segment, as Nutch's ParseSegment (main-thread part) + ParseOutputFormat:
  * parse_text, parse_data (with the kept outlinks only) and crawl_parse — the signature datum, a
  * parse-meta datum (db.parsemeta.to.crawldb), a linked datum for a meta-refresh target, one linked datum
- * per kept outlink, and the scoring adjust datum. Outlinks: at most db.max.outlinks.per.page are kept;
+ * per kept outlink, and the scoring adjust datum. Outlinks: at most db.max.outlinks.per.page are kept,
+ * and never more than parser.outlinks.ceiling (the parse worker already cut the list there; what it cut
+ * is counted as outlinks.overCeiling and logged per page);
  * a URL longer than db.max.outlink.length is dropped before any normaliser or filter sees it;
  * db.ignore.internal.links / db.ignore.external.links (+ .mode, URLExemptionFilter) apply before the
  * `outlink` normalisers and the URL filters. Shared by the parse stage and the fetcher's inline parse.
@@ -12,7 +14,8 @@ import type { NutchContext } from '../context.js';
 import type { Keyed } from '../../storage/interfaces.js';
 import { ContentMeta, type Content } from '../../model/content.js';
 import { CrawlStatus, DatumMeta, createCrawlDatum, type CrawlDatum } from '../../model/crawl-datum.js';
-import { ParseMeta, ParseStatusMinor, isParseSuccess, type Outlink, type Parse, type ParseData, type ParseText } from '../../model/parse.js';
+import type { Logger } from '../../log.js';
+import { DEFAULT_OUTLINKS_CEILING, ParseMeta, ParseStatusMinor, isParseSuccess, type Outlink, type Parse, type ParseData, type ParseText } from '../../model/parse.js';
 import type { URLNormalizers } from '../../extension-points/url-normalizer.js';
 import type { URLFilters } from '../../extension-points/url-filter.js';
 import type { URLExemptionFilters } from '../../extension-points/url-exemption-filter.js';
@@ -39,6 +42,8 @@ export interface OutlinkStats {
   ignored: number;
   /** Dropped by a normaliser or a filter. */
   filtered: number;
+  /** Beyond parser.outlinks.ceiling: counted by the parser or the parse worker, never held. */
+  overCeiling: number;
 }
 
 export interface ParseOutputOptions {
@@ -52,6 +57,8 @@ type IgnoreMode = 'byHost' | 'byDomain';
 
 export class ParseOutputProcessor {
   private readonly maxOutlinks: number;
+  private readonly outlinksCeiling: number;
+  private readonly log: Logger;
   private readonly maxOutlinkLength: number;
   private readonly ignoreInternal: boolean;
   private readonly ignoreExternal: boolean;
@@ -70,7 +77,10 @@ export class ParseOutputProcessor {
   ) {
     const conf = ctx.conf;
     const max = conf.getInt('db.max.outlinks.per.page', 100);
-    this.maxOutlinks = max < 0 ? Number.MAX_SAFE_INTEGER : max;
+    this.outlinksCeiling = conf.getInt('parser.outlinks.ceiling', DEFAULT_OUTLINKS_CEILING);
+    // -1 (all, as Nutch) still stops at the ceiling: memory per page is bounded whatever the limit says.
+    this.maxOutlinks = Math.min(max < 0 ? Number.MAX_SAFE_INTEGER : max, this.outlinksCeiling);
+    this.log = ctx.log;
     this.maxOutlinkLength = conf.getInt('db.max.outlink.length', 4096);
     this.ignoreInternal = conf.getBoolean('db.ignore.internal.links');
     this.ignoreExternal = conf.getBoolean('db.ignore.external.links');
@@ -131,6 +141,11 @@ export class ParseOutputProcessor {
       }
     }
 
+    const over = Number(data.parseMeta[ParseMeta.OUTLINKS_OVER_CEILING]?.[0]) || 0;
+    if (over > 0) {
+      if (stats) stats.overCeiling += over;
+      this.log.warn(`${fromUrl.slice(0, 300)}: ${over} outlinks beyond parser.outlinks.ceiling (${this.outlinksCeiling}) skipped; the first ${this.outlinksCeiling} were considered`, { url: fromUrl.slice(0, 300), property: 'parser.outlinks.ceiling' });
+    }
     const links = data.outlinks;
     const targets: ScoringTarget[] = [];
     const kept: Outlink[] = [];
@@ -213,7 +228,7 @@ export class ParseOutputProcessor {
 }
 
 export function emptyOutlinkStats(): OutlinkStats {
-  return { found: 0, kept: 0, tooLong: 0, ignored: 0, filtered: 0 };
+  return { found: 0, kept: 0, tooLong: 0, ignored: 0, filtered: 0, overCeiling: 0 };
 }
 
 /**
