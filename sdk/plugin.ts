@@ -8,6 +8,8 @@ export type { PluginContext, PluginInfo, Implementation } from '../core/plugin/p
 export type { Configuration } from '../core/config/configuration.js';
 export { resolveConfFile } from '../core/config/load-configuration.js';
 export { resolveURL } from '../core/parse/resolve-url.js';
+export { hostOf, domainOf, publicSuffixOf, hostParts, type HostParts } from '../core/url/url-parts.js';
+export { chooseRepr } from '../core/url/choose-repr.js';
 export type { Logger } from '../core/log.js';
 export { NutchError, isNutchError, type ErrorCode } from '../core/errors.js';
 export * from '../core/model/index.js';

@@ -3,15 +3,7 @@
  * the LinkDb) as `anchor`. Inlinks.getAnchors keeps one anchor per text and source domain; with
  * anchorIndexingFilter.deduplicate an anchor is added once whatever its case.
  */
-import type { IndexingContext, IndexingFilter, NutchDocument, PluginContext } from '../../sdk/plugin.js';
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).hostname;
-  } catch {
-    return url;
-  }
-}
+import { hostOf, type IndexingContext, type IndexingFilter, type NutchDocument, type PluginContext } from '../../sdk/plugin.js';
 
 export class AnchorIndexingFilter implements IndexingFilter {
   private readonly deduplicate: boolean;
@@ -26,7 +18,7 @@ export class AnchorIndexingFilter implements IndexingFilter {
     const seen = new Set<string>();
     for (const link of links) {
       if (!link.anchor) continue;
-      const key = `${hostOf(link.fromUrl)}\n${link.anchor}`;
+      const key = `${hostOf(link.fromUrl) ?? link.fromUrl}\n${link.anchor}`;
       if (perDomain.has(key)) continue;
       perDomain.add(key);
       if (this.deduplicate) {

@@ -5,7 +5,7 @@
  * page's CrawlDb score grows by the sum of what its inlinks carried in. As in Nutch, the page keeps
  * its own cash (no adjust datum) and freshly discovered pages start at 0.
  */
-import { ParseMeta, type Content, type CrawlDatum, type Inlinks, type NutchDocument, type Parse, type ParseData, type PluginContext, type ScoringFilter, type ScoringTarget } from '../../sdk/plugin.js';
+import { ParseMeta, type Content, type CrawlDatum, type Inlinks, type NutchDocument, type Parse, type ParseData, type PluginContext, type ScoringFilter, type ScoringTarget, hostOf } from '../../sdk/plugin.js';
 
 export class OPICScoringFilter implements ScoringFilter {
   private readonly scorePower: number;
@@ -86,13 +86,5 @@ export class OPICScoringFilter implements ScoringFilter {
   indexerScore(_url: string, _doc: NutchDocument, dbDatum: CrawlDatum | null, _fetchDatum: CrawlDatum | null, _parse: Parse | null, _inlinks: Inlinks | null, initScore: number): number {
     if (!dbDatum) return initScore;
     return Math.pow(dbDatum.score, this.scorePower) * initScore;
-  }
-}
-
-function hostOf(url: string): string | null {
-  try {
-    return new URL(url).hostname.toLowerCase();
-  } catch {
-    return null;
   }
 }

@@ -3,7 +3,7 @@
  * or host name per line (trimmed, lower-cased; blank lines and '#' comments skipped), and the
  * lookup Nutch does — the URL's public suffix, its domain, or its exact host is listed.
  */
-import { hostDomain } from '../urlfilter-regex/host-domain.js';
+import { hostParts } from '../../sdk/plugin.js';
 import type { RuleSource } from '../urlfilter-regex/rule-source.js';
 import { parseURL } from '../urlfilter-regex/url-parts.js';
 
@@ -21,7 +21,6 @@ export function readDomainSet(source: RuleSource): Set<string> {
 export function listedIn(set: Set<string>, url: string): boolean | null {
   const parts = parseURL(url);
   if (!parts || parts.host === '') return null;
-  const { host, domain, suffix } = hostDomain(parts.host);
-  const bare = host.endsWith('.') ? host.slice(0, -1) : host;
+  const { host: bare, domain, suffix } = hostParts(parts.host);
   return (suffix !== null && set.has(suffix)) || set.has(domain) || set.has(bare);
 }

@@ -5,8 +5,7 @@
  * once at load (see java-regex/); a rule JavaScript cannot express exactly fails the load with its
  * file and line. Input that is not a URL at all is rejected before any regex runs (url-parts.ts).
  */
-import type { PluginContext, URLFilter } from '../../sdk/plugin.js';
-import { hostDomain } from './host-domain.js';
+import { domainOf, type PluginContext, type URLFilter } from '../../sdk/plugin.js';
 import { parseRegexRules, type RegexRule } from './regex-rules.js';
 import { readRuleSource } from './rule-source.js';
 import { isPlausibleURL, maxURLLength, parseURL } from './url-parts.js';
@@ -34,9 +33,11 @@ export class RegexURLFilter implements URLFilter {
       return null;
     }
     const parts = parseURL(url);
-    const hd = parts ? hostDomain(parts.host) : null;
+    // as Nutch's RegexURLFilterBase: the host as written, or its domain
+    const host = parts?.host ?? null;
+    const domain = host === null ? null : domainOf(host);
     for (const rule of rules) {
-      if (rule.hostOrDomain !== null && (!hd || (rule.hostOrDomain !== hd.host && rule.hostOrDomain !== hd.domain))) continue;
+      if (rule.hostOrDomain !== null && (host === null || (rule.hostOrDomain !== host && rule.hostOrDomain !== domain))) continue;
       if (rule.regex.test(url)) return rule.accept ? url : null;
     }
     return null;

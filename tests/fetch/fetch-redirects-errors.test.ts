@@ -9,17 +9,23 @@ test('redirects, http.redirect.max 0: redirect recorded, target written as linke
   const web = await startTestWeb({ hosts: 1, pagesPerHost: 4, linksPerPage: 1 });
   t.after(() => web.close());
   const ctx = fetchContext(t);
-  const seg = await generateSegment(ctx, [[web.url(0, '/redirect/301/2'), web.url(0, '/redirect/302/3')]]);
+  const deepTarget = web.url(0, '/page/1.html/a/b/c');
+  const toDeeper = web.url(0, `/special/redirect-to?url=${encodeURIComponent(deepTarget)}`);
+  const seg = await generateSegment(ctx, [[web.url(0, '/redirect/301/2'), web.url(0, '/redirect/302/3'), toDeeper]]);
   const counters = await fetch(ctx, { segment: seg });
   assert.equal(counters.moved, 1);
-  assert.equal(counters.temp_moved, 1);
+  assert.equal(counters.temp_moved, 2);
   assert.equal(web.requestsFor(web.url(0, '/page/2.html')).length, 0, 'target not fetched now');
   const recs = new Map((await readPart(ctx, seg, 'crawl_fetch')).map((r) => [r.url, r.value]));
   assert.equal(statusName(recs.get(web.url(0, '/redirect/301/2'))!.status), 'fetch_redir_perm');
   assert.equal(statusName(recs.get(web.url(0, '/redirect/302/3'))!.status), 'fetch_redir_temp');
   assert.equal(statusName(recs.get(web.url(0, '/page/2.html'))!.status), 'linked');
   assert.equal(statusName(recs.get(web.url(0, '/page/3.html'))!.status), 'linked');
-  assert.deepEqual(recs.get(web.url(0, '/page/3.html'))!.metaData._repr_, [web.url(0, '/redirect/302/3')]);
+  // The representative URL, by URLUtil.chooseRepr as Nutch's fetcher: a permanent redirect from a
+  // page that is not a root keeps the target; a temporary one keeps the URL with fewer path segments.
+  assert.deepEqual(recs.get(web.url(0, '/page/2.html'))!.metaData._repr_, [web.url(0, '/page/2.html')]);
+  assert.deepEqual(recs.get(web.url(0, '/page/3.html'))!.metaData._repr_, [web.url(0, '/page/3.html')]);
+  assert.deepEqual(recs.get(deepTarget)!.metaData._repr_, [toDeeper]);
 });
 
 test('redirects, http.redirect.max 3: followed now; loops end as fetch_gone REDIR_EXCEEDED; other schemes not followed', async (t) => {

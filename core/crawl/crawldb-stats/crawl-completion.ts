@@ -3,7 +3,7 @@
  * fetched (db_fetched, db_notmodified) and how many not: keys `<host> FETCHED` and `<host> UNFETCHED`.
  */
 import { CrawlStatus } from '../../model/crawl-datum.js';
-import { domainOf } from '../generate/url-partitioner.js';
+import { domainOf } from '../../url/url-parts.js';
 import type { NutchContext } from '../context.js';
 import type { Counters, StageOptions } from '../progress.js';
 import { countByKey } from './count-by-key.js';

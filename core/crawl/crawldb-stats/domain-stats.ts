@@ -2,9 +2,8 @@
  * domainstats, as Nutch's DomainStatistics: fetched URLs (db_fetched, db_notmodified) counted per
  * host, domain, public suffix or top-level domain; FETCHED / NOT_FETCHED / EMPTY_RESULT as counters.
  */
-import { getPublicSuffix } from 'tldts';
 import { CrawlStatus } from '../../model/crawl-datum.js';
-import { domainOf } from '../generate/url-partitioner.js';
+import { domainOf, publicSuffixOf } from '../../url/url-parts.js';
 import type { NutchContext } from '../context.js';
 import { count, type Counters, type StageOptions } from '../progress.js';
 import { countByKey } from './count-by-key.js';
@@ -25,7 +24,7 @@ export async function domainStats(ctx: NutchContext, args: { crawlDbs: string[];
     } catch {
       return [];
     }
-    const key = args.mode === 'host' ? host : args.mode === 'domain' ? domainOf(host) : args.mode === 'suffix' ? getPublicSuffix(host) ?? '' : host.slice(host.lastIndexOf('.') + 1);
+    const key = args.mode === 'host' ? host : args.mode === 'domain' ? domainOf(host) : args.mode === 'suffix' ? publicSuffixOf(host) ?? '' : host.slice(host.lastIndexOf('.') + 1);
     if (!key.trim()) {
       count(counters, 'EMPTY_RESULT');
       ctx.log.info(`domainstats: no ${args.mode} for ${url}`);

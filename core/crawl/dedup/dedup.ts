@@ -5,8 +5,8 @@
  * The CrawlDb entries are staged by signature into an external sort (bounded memory), the
  * duplicates marked through ONE CrawlDbUpdate committed at the end (atomic, re-runnable).
  */
-import { getDomain } from 'tldts';
 import { NutchError } from '../../errors.js';
+import { domainOf, hostOf } from '../../url/url-parts.js';
 import { CrawlStatus, type CrawlDatum } from '../../model/crawl-datum.js';
 import type { NutchContext } from '../context.js';
 import type { CrawlDb, CrawlDbUpdate, Keyed } from '../../storage/interfaces.js';
@@ -117,13 +117,10 @@ async function markDuplicates(run: StageRun, session: CrawlDbUpdate, staging: Ex
 function groupKey(signature: Uint8Array, url: string, group: DedupGroup): string | null {
   const sig = Buffer.from(signature.buffer, signature.byteOffset, signature.byteLength).toString('hex');
   if (group === 'none') return sig;
-  let host: string;
-  try {
-    host = new URL(url).hostname.toLowerCase();
-  } catch {
-    return null;
-  }
-  const suffix = group === 'host' ? host : getDomain(host, { allowPrivateDomains: true }) ?? host;
+  // a URL without a host (file:) is its own '' host, as java.net.URL#getHost
+  const host = hostOf(url) ?? (URL.canParse(url) ? '' : null);
+  if (host === null) return null;
+  const suffix = group === 'host' ? host : domainOf(host);
   return `${sig} ${suffix}`;
 }
 

@@ -4,8 +4,8 @@
  * the IP address (byIP) of the URL, lower-cased.
  */
 import { lookup } from 'node:dns/promises';
-import { getDomain } from 'tldts';
 import type { CrawlDatum } from '../../model/crawl-datum.js';
+import { domainOf } from '../../url/url-parts.js';
 
 export type QueueMode = 'byHost' | 'byDomain' | 'byIP';
 
@@ -31,7 +31,7 @@ export function parseQueueMode(mode: string): QueueMode {
 export async function queueIdOf(u: URL, mode: QueueMode, ipCache: Map<string, Promise<string>> = new Map()): Promise<string> {
   const proto = u.protocol.slice(0, -1).toLowerCase();
   const host = u.hostname.toLowerCase();
-  if (mode === 'byDomain') return `${proto}://${getDomain(host, { allowPrivateDomains: false }) ?? host}`;
+  if (mode === 'byDomain') return `${proto}://${domainOf(host)}`;
   if (mode === 'byIP') {
     let ip = ipCache.get(host);
     if (!ip) {

@@ -18,6 +18,7 @@ import { count, type Counters } from '../progress.js';
 import type { FetchItemQueues } from './fetch-item-queues.js';
 import type { ContentBudget } from '../../protocol/content-budget.js';
 import { createFetchItem, type FetchItem } from './fetch-item.js';
+import { chooseRepr } from '../../url/choose-repr.js';
 import { fetchStatusFor, statusCounterName } from './status-mapping.js';
 
 export interface FetcherThreadDeps {
@@ -152,7 +153,10 @@ async function handleRedirect(d: FetcherThreadDeps, item: FetchItem, target: str
     metaData: structuredClone(item.datum.metaData),
   });
   delete newDatum.metaData[DatumMeta.PROTO_STATUS_KEY];
-  if (temp) newDatum.metaData[DatumMeta.WRITABLE_REPR_URL_KEY] = [item.url];
+  // As Nutch's FetcherThread: the representative URL runs along the redirect chain, starting from the
+  // source's own (or the source), and every redirect datum carries it.
+  const sourceRepr = item.datum.metaData[DatumMeta.WRITABLE_REPR_URL_KEY]?.[0] ?? item.url;
+  newDatum.metaData[DatumMeta.WRITABLE_REPR_URL_KEY] = [chooseRepr(sourceRepr, filtered, temp)];
   d.scoring.initialScore(filtered, newDatum);
   if (d.maxRedirect <= 0) {
     // recorded for the next round

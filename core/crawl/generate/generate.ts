@@ -16,7 +16,8 @@ import type { CrawlDbReader, CrawlDbUpdate, Segment } from '../../storage/interf
 import { CandidateRuns } from './candidate-runs.js';
 import { SegmentAllocation } from './segment-allocation.js';
 import { generatedDatum, selectSortValue } from './selector.js';
-import { URLPartitioner, domainOf, hostOf, type PartitionMode } from './url-partitioner.js';
+import { URLPartitioner, type PartitionMode } from './url-partitioner.js';
+import { domainOf, hostOf } from '../../url/url-parts.js';
 import { noSelectionReason } from './no-selection-reason.js';
 import { DatumMeta } from '../../model/crawl-datum.js';
 import { TimeSlice } from '../../storage/yield.js';

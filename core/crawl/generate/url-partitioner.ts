@@ -5,9 +5,9 @@
  * partitions are stable across runs.
  */
 import { lookup } from 'node:dns/promises';
-import { getDomain } from 'tldts';
 import type { URLNormalizers } from '../../extension-points/url-normalizer.js';
 import { TimeSlice } from '../../storage/yield.js';
+import { domainOf, hostOf } from '../../url/url-parts.js';
 
 export type PartitionMode = 'byHost' | 'byDomain' | 'byIP';
 
@@ -15,33 +15,6 @@ export function javaStringHash(s: string): number {
   let h = 0;
   for (let i = 0; i < s.length; i++) h = (Math.imul(31, h) + s.charCodeAt(i)) | 0;
   return h;
-}
-
-/** The host of a URL: a fast path for the plain `scheme://host[:port]/…` form, WHATWG URL otherwise. */
-export function hostOf(url: string): string | null {
-  const start = url.indexOf('://');
-  if (start > 0) {
-    let end = url.length;
-    for (let i = start + 3; i < url.length; i++) {
-      const c = url.charCodeAt(i);
-      if (c === 0x2f || c === 0x3f || c === 0x23) { end = i; break; } // / ? #
-    }
-    const authority = url.slice(start + 3, end);
-    if (authority && !/[@[\]%\\]|[^\x21-\x7e]/.test(authority) && /^[a-z][a-z0-9+.-]*$/i.test(url.slice(0, start))) {
-      const colon = authority.indexOf(':');
-      const host = (colon >= 0 ? authority.slice(0, colon) : authority).toLowerCase();
-      if (host && !host.endsWith('.')) return host;
-    }
-  }
-  try {
-    return new URL(url).hostname.toLowerCase() || null;
-  } catch {
-    return null;
-  }
-}
-
-export function domainOf(host: string): string {
-  return getDomain(host, { allowPrivateDomains: false }) ?? host;
 }
 
 export class URLPartitioner {

@@ -9,6 +9,7 @@
  * LinkDb intact.
  */
 import type { NutchContext } from '../context.js';
+import { hostOf } from '../../url/url-parts.js';
 import type { Inlink, Inlinks } from '../../model/inlinks.js';
 import type { Keyed, LinkDb, LinkDbUpdate } from '../../storage/interfaces.js';
 import type { Counters, StageOptions } from '../progress.js';
@@ -161,18 +162,3 @@ export function mergeInlinks(existing: readonly Inlink[], added: readonly Inlink
   }
   return { inlinks };
 }
-
-
-const AUTHORITY = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/(?:[^@/?#]*@)?([^/?#:[\]]+)(?::\d*)?(?:[/?#]|$)/;
-
-/** The lower-cased host, as java.net.URL.getHost(); a fast path for plain hosts, WHATWG URL otherwise. */
-export function hostOf(url: string): string | null {
-  const m = AUTHORITY.exec(url);
-  if (m && !m[1]!.includes('%')) return m[1]!.toLowerCase();
-  try {
-    return new URL(url).hostname.toLowerCase() || null;
-  } catch {
-    return null;
-  }
-}
-

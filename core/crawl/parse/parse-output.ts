@@ -9,7 +9,8 @@
  * db.ignore.internal.links / db.ignore.external.links (+ .mode, URLExemptionFilter) apply before the
  * `outlink` normalisers and the URL filters. Shared by the parse stage and the fetcher's inline parse.
  */
-import { getDomain } from 'tldts';
+import { domainOf, hostOf } from '../../url/url-parts.js';
+import { chooseRepr } from '../../url/choose-repr.js';
 import type { NutchContext } from '../context.js';
 import type { Keyed } from '../../storage/interfaces.js';
 import { ContentMeta, type Content } from '../../model/content.js';
@@ -209,13 +210,10 @@ export class ParseOutputProcessor {
   }
 
   private hostKey(url: string): string | null {
-    let host: string;
-    try {
-      host = new URL(url).hostname.toLowerCase();
-    } catch {
-      return null;
-    }
-    return this.ignoreMode === 'byDomain' ? getDomain(host, { allowPrivateDomains: true }) ?? host : host;
+    // a URL without a host (file:) is its own '' host, as java.net.URL#getHost
+    const host = hostOf(url) ?? (URL.canParse(url) ? '' : null);
+    if (host === null) return null;
+    return this.ignoreMode === 'byDomain' ? domainOf(host) : host;
   }
 
   private ignored(fromUrl: string, fromKey: string | null, toUrl: string): boolean {
@@ -229,35 +227,4 @@ export class ParseOutputProcessor {
 
 export function emptyOutlinkStats(): OutlinkStats {
   return { found: 0, kept: 0, tooLong: 0, ignored: 0, filtered: 0, overCeiling: 0 };
-}
-
-/**
- * Nutch's URLUtil.chooseRepr: which of a redirect's source and target represents the page.
- * Another domain: the target. Permanent: the source when it is a host root, else the target.
- * Temporary: a root source beats a deeper target, a root target beats a deeper source; otherwise the
- * shorter path on the same host, or the shorter host name.
- */
-export function chooseRepr(src: string, dst: string, temp: boolean): string {
-  let s: URL;
-  let d: URL;
-  try {
-    s = new URL(src);
-    d = new URL(dst);
-  } catch {
-    return dst;
-  }
-  const srcDomain = getDomain(s.hostname) ?? s.hostname;
-  const dstDomain = getDomain(d.hostname) ?? d.hostname;
-  if (srcDomain !== dstDomain) return dst;
-  const srcRoot = s.pathname === '/' && !s.search;
-  const dstRoot = d.pathname === '/' && !d.search;
-  if (!temp) return srcRoot ? src : dst;
-  if (srcRoot && !dstRoot) return src;
-  if (!srcRoot && dstRoot) return dst;
-  if (!srcRoot && !dstRoot && s.hostname === d.hostname) {
-    const sp = s.pathname + s.search;
-    const dp = d.pathname + d.search;
-    return dp.length < sp.length ? dst : src;
-  }
-  return d.hostname.length < s.hostname.length ? dst : src;
 }
