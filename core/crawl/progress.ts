@@ -3,7 +3,7 @@
  * renders them as a progress bar on a TTY and as structured log lines otherwise.
  */
 export type StageName =
-  | 'inject' | 'generate' | 'fetch' | 'parse' | 'updatedb' | 'invertlinks' | 'index' | 'dedup' | 'clean' | 'crawl' | 'sitemap';
+  | 'inject' | 'generate' | 'fetch' | 'parse' | 'updatedb' | 'invertlinks' | 'index' | 'dedup' | 'clean' | 'crawl' | 'sitemap' | 'updatehostdb';
 
 export type Counters = Record<string, number>;
 

@@ -33,6 +33,8 @@ import { crawlcompleteCommand } from './commands/crawlcomplete.js';
 import { dumpCommand } from './commands/dump.js';
 import { convertConfCommand } from './commands/convert-conf.js';
 import { workerCommand } from './commands/worker.js';
+import { updatehostdbCommand } from './commands/updatehostdb.js';
+import { readhostdbCommand } from './commands/readhostdb.js';
 
 export const commands: Command[] = [
   injectCommand,
@@ -68,4 +70,6 @@ export const commands: Command[] = [
   dumpCommand,
   convertConfCommand,
   workerCommand,
+  updatehostdbCommand,
+  readhostdbCommand,
 ];

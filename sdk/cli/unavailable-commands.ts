@@ -16,6 +16,4 @@ export const unavailableCommands: Record<string, string> = {
   nodedumper: 'the WebGraph/LinkRank family is not built: `nutch readdb <crawldb> -topN <n> <out>` lists the top-scoring URLs',
   junit: 'nutch-ts has no Java tests: run `npm test` in a checkout of nutch-ts',
   startserver: 'the Nutch REST server is not built: embed nutch-ts with createNutch() (see docs/embedding.md) in your own server',
-  updatehostdb: 'the HostDb is not built: `nutch domainstats <crawldb> <out> host`, `nutch crawlcomplete` and `nutch protocolstats` give per-host counts, and `nutch sitemap <crawldb>` reads the sitemaps of every host in the CrawlDb',
-  readhostdb: 'the HostDb is not built: `nutch domainstats <crawldb> <out> host` and `nutch crawlcomplete -inputDirs <crawldb> -outputDir <out> -mode host` give per-host counts',
 };
