@@ -107,4 +107,6 @@ export const DatumMeta = {
   SIGNATURE_KEY: 'nutch.content.digest',
   WRITABLE_REPR_URL_KEY: '_repr_',
   FIXED_INTERVAL_KEY: 'fixedInterval',
+  /** Milliseconds between fetches of the URL's host queue, set by generate -hostdb (generate.fetch.delay.expr). */
+  VARIABLE_FETCH_DELAY_KEY: '_variableFetchDelay_',
 } as const;

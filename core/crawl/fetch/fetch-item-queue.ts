@@ -4,6 +4,7 @@
  * when several threads share the queue); exceptions counted for the per-queue threshold and backoff.
  */
 import type { FetchItem } from './fetch-item.js';
+import { DatumMeta } from '../../model/crawl-datum.js';
 
 export class FetchItemQueue {
   private readonly items: FetchItem[] = [];
@@ -14,6 +15,8 @@ export class FetchItemQueue {
   exceptions = 0;
   /** True once robots.txt of this queue was consulted for its crawl-delay. */
   robotsDelaySet = false;
+  /** True once an item carried generate -hostdb's _variableFetchDelay_. */
+  private variableDelaySet = false;
 
   constructor(
     readonly id: string,
@@ -28,6 +31,14 @@ export class FetchItemQueue {
   }
 
   add(item: FetchItem, front = false): void {
+    // as Nutch's FetchItemQueue: the first item carrying generate's per-host delay sets the queue's
+    if (!this.variableDelaySet) {
+      const delay = Number(item.datum.metaData[DatumMeta.VARIABLE_FETCH_DELAY_KEY]?.[0]);
+      if (Number.isFinite(delay) && delay >= 0 && item.datum.metaData[DatumMeta.VARIABLE_FETCH_DELAY_KEY]) {
+        this.crawlDelay = delay;
+        this.variableDelaySet = true;
+      }
+    }
     if (front) {
       if (this.head > 0) this.items[--this.head] = item;
       else this.items.unshift(item);

@@ -19,8 +19,9 @@ import { generatedDatum, selectSortValue } from './selector.js';
 import { URLPartitioner, type PartitionMode } from './url-partitioner.js';
 import { domainOf, hostOf } from '../../url/url-parts.js';
 import { noSelectionReason } from './no-selection-reason.js';
-import { DatumMeta } from '../../model/crawl-datum.js';
+import { DatumMeta, type CrawlDatum } from '../../model/crawl-datum.js';
 import { TimeSlice } from '../../storage/yield.js';
+import { hostLimitSettings, loadHostLimits, requireHostDb, type HostLimits } from './host-limits.js';
 
 export interface GenerateArgs {
   crawlDb: string;
@@ -37,6 +38,8 @@ export interface GenerateArgs {
   maxNumSegments?: number;
   /** Take the CrawlDb lock even if held. */
   force?: boolean;
+  /** A HostDb for generate.max.count.expr / generate.fetch.delay.expr (default generate.hostdb). */
+  hostDb?: string;
 }
 
 export interface GenerateResult {
@@ -66,6 +69,11 @@ export async function generateSegments(ctx: NutchContext, args: GenerateArgs, op
   const byDomain = conf.getString('generate.count.mode') === 'domain';
   const updateDb = conf.getBoolean('generate.update.crawldb');
   const batchSize = Math.max(1, conf.getInt('storage.batch.size'));
+  const hostLimitConf = hostLimitSettings(conf, args.hostDb);
+  // with a per-host expression every selected URL's host is looked up (by host, whatever generate.count.mode)
+  const perHostCount = !!hostLimitConf?.maxCountExpr;
+  const countHosts = maxCount > 0 || perHostCount || !!hostLimitConf?.fetchDelayExpr;
+  let hostLimits: HostLimits = { maxCount: new Map(), fetchDelay: new Map() };
   const curTime = Date.now() + (args.addDays ?? 0) * DAY_MS;
   const genTime = Date.now();
   emit({ type: 'stage-start', stage: 'generate', args: { ...args } });
@@ -76,8 +84,16 @@ export async function generateSegments(ctx: NutchContext, args: GenerateArgs, op
     await db.close();
     throw new NutchError('NUTCH_STORAGE_NOT_FOUND', `CrawlDb ${args.crawlDb} does not exist. Run "nutch inject ${args.crawlDb} <url_dir>" first.`, { file: args.crawlDb });
   }
+  if (hostLimitConf) {
+    try {
+      await requireHostDb(ctx.storage, hostLimitConf);
+    } catch (err) {
+      await db.close();
+      throw err;
+    }
+  }
   const filters = filter ? await ctx.extensions.urlFilters() : null;
-  const hostNormalizers = normalise && maxCount > 0 ? await ctx.extensions.urlNormalizers('generate_host_count') : null;
+  const hostNormalizers = normalise && countHosts ? await ctx.extensions.urlNormalizers('generate_host_count') : null;
   const partitionNormalizers = normalise ? await ctx.extensions.urlNormalizers('partition') : null;
   const scoring = await ctx.extensions.scoringFilters();
   const schedule = await ctx.extensions.fetchSchedule();
@@ -103,7 +119,7 @@ export async function generateSegments(ctx: NutchContext, args: GenerateArgs, op
       counters.HOSTS_AFFECTED_PER_HOST_OVERFLOW = affectedHosts.size;
       log.info(`Host or domain ${hostNames[h]} has more than ${maxCount} URLs for all ${maxNumSegments} segments. Additional URLs won't be included in the fetchlist.`);
     };
-    const runs = new CandidateRuns(topN * maxNumSegments, maxCount > 0 ? maxCount * maxNumSegments : 0, (c) => hostOverflow(c.host));
+    const runs = new CandidateRuns(topN * maxNumSegments, maxCount > 0 && !perHostCount ? maxCount * maxNumSegments : 0, (c) => hostOverflow(c.host));
     const selector = {
       filters, schedule, scoring, curTime, counters,
       restrictStatus: conf.getString('generate.restrict.status'),
@@ -124,14 +140,14 @@ export async function generateSegments(ctx: NutchContext, args: GenerateArgs, op
       const sort = selectSortValue(url, value, selector);
       if (sort === null) continue;
       let host = -1;
-      if (maxCount > 0) {
+      if (countHosts) {
         const normalised = hostNormalizers ? hostNormalizers.normalize(url) : url;
         const h = normalised === null ? null : hostOf(normalised);
         if (h === null) {
           count(counters, 'MALFORMED_URL');
           continue;
         }
-        const key = byDomain ? domainOf(h) : h;
+        const key = byDomain && !hostLimitConf ? domainOf(h) : h;
         host = hostIds.get(key) ?? -1;
         if (host < 0) {
           host = hostNames.push(key) - 1;
@@ -142,11 +158,13 @@ export async function generateSegments(ctx: NutchContext, args: GenerateArgs, op
     }
     counters.records_scanned = scanned;
     counters.candidates = runs.size;
+    if (hostLimitConf && !opts.signal?.aborted) hostLimits = await loadHostLimits(ctx.storage, hostLimitConf, hostNames, batchSize, log);
 
     // 2. allocate: best first into segments, capped by topN and generate.max.count
     const allocation = new SegmentAllocation({
       topN, maxCount, maxNumSegments, counters,
       onHostOverflow: hostOverflow,
+      maxCountOf: perHostCount ? (h) => hostLimits.maxCount.get(hostNames[h]!) ?? maxCount : undefined,
     });
     for await (const c of runs.sorted()) {
       if (opts.signal?.aborted || !allocation.open) break;
@@ -175,7 +193,7 @@ export async function generateSegments(ctx: NutchContext, args: GenerateArgs, op
     const partitioner = new URLPartitioner(conf.getString('partition.url.mode') as PartitionMode, numFetchers, partitionNormalizers, (m) => log.warn(m));
     for (const urls of segmentsToWrite) {
       await partitioner.prepare(urls);
-      const seg = await writeSegment(ctx, db, urls, { segmentsDir: args.segmentsDir, numFetchers, partitioner, batchSize, schedule, curTime, genTime, emit, counters });
+      const seg = await writeSegment(ctx, db, urls, { segmentsDir: args.segmentsDir, numFetchers, partitioner, batchSize, schedule, curTime, genTime, emit, counters, fetchDelay: hostLimits.fetchDelay });
       created.push(seg.path);
       log.info(`Generator: segment: ${seg.path} (${urls.length} URLs)`);
       await seg.close();
@@ -223,6 +241,8 @@ interface WriteOptions {
   genTime: number;
   emit(e: ProgressEvent): void;
   counters: Counters;
+  /** generate.fetch.delay.expr's delay (ms) per host name, stored in each datum as _variableFetchDelay_. */
+  fetchDelay: Map<string, number>;
 }
 
 async function writeSegment(ctx: NutchContext, db: CrawlDbReader, urls: string[], o: WriteOptions): Promise<Segment> {
@@ -240,7 +260,7 @@ async function writeSegment(ctx: NutchContext, db: CrawlDbReader, urls: string[]
       for (let i = 0; i < parts[p].length; i += o.batchSize) {
         const slice = parts[p].slice(i, i + o.batchSize);
         const datums = await db.getMany(slice);
-        await writer.append(slice.filter((u) => datums.has(u)).map((url) => ({ url, value: generatedDatum(url, datums.get(url)!, o.schedule, o.curTime, o.genTime) })));
+        await writer.append(slice.filter((u) => datums.has(u)).map((url) => ({ url, value: withFetchDelay(url, generatedDatum(url, datums.get(url)!, o.schedule, o.curTime, o.genTime), o.fetchDelay) })));
         written += slice.length;
         o.emit({ type: 'progress', stage: 'generate', done: written, total: urls.length, counters: { ...o.counters } });
       }
@@ -252,4 +272,12 @@ async function writeSegment(ctx: NutchContext, db: CrawlDbReader, urls: string[]
     await staged.discard();
     throw err;
   }
+}
+
+function withFetchDelay(url: string, datum: CrawlDatum, delays: Map<string, number>): CrawlDatum {
+  if (delays.size === 0) return datum;
+  const host = hostOf(url);
+  const ms = host === null ? undefined : delays.get(host);
+  if (ms === undefined) return datum;
+  return { ...datum, metaData: { ...datum.metaData, [DatumMeta.VARIABLE_FETCH_DELAY_KEY]: [String(ms)] } };
 }

@@ -13,6 +13,8 @@ export interface AllocationOptions {
   maxCount: number;
   maxNumSegments: number;
   counters: Counters;
+  /** A host's own maximum (generate -hostdb's generate.max.count.expr); default maxCount. */
+  maxCountOf?(host: number): number;
   /** Told about each URL of a host that fits in no segment (URLS_SKIPPED_PER_HOST_OVERFLOW). */
   onHostOverflow?(host: number): void;
 }
@@ -34,7 +36,8 @@ export class SegmentAllocation {
   }
 
   offer(c: Candidate): void {
-    const { topN, maxCount, maxNumSegments } = this.o;
+    const { topN, maxNumSegments } = this.o;
+    const maxCount = this.o.maxCountOf ? this.o.maxCountOf(c.host) : this.o.maxCount;
     let seg: number;
     if (maxCount <= 0) {
       while (this.currentSegment < maxNumSegments && this.segCounts[this.currentSegment] >= topN) this.currentSegment++;

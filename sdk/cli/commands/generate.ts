@@ -1,6 +1,6 @@
 /**
  * `nutch generate <crawldb> <segments_dir> [-force] [-topN N] [-numFetchers numFetchers] [-adddays numDays]
- * [-noFilter] [-noNorm] [-maxNumSegments num]`, as Nutch's Generator. Exit 1 when nothing was
+ * [-noFilter] [-noNorm] [-maxNumSegments num] [-hostdb <hostdb>]`, as Nutch's Generator. Exit 1 when nothing was
  * selected, saying why (bin/crawl stops its loop on it).
  */
 import { resolve } from 'node:path';
@@ -12,7 +12,7 @@ import { cliContext } from '../context-from-args.js';
 import { ExitCode, type Command } from '../command.js';
 import { createProgressDisplay } from '../progress-display.js';
 
-const usage = `Usage: nutch generate <crawldb> <segments_dir> [-force] [-topN N] [-numFetchers numFetchers] [-adddays <numDays>] [-noFilter] [-noNorm] [-maxNumSegments <num>]
+const usage = `Usage: nutch generate <crawldb> <segments_dir> [-force] [-topN N] [-numFetchers numFetchers] [-adddays <numDays>] [-noFilter] [-noNorm] [-maxNumSegments <num>] [-hostdb <hostdb>]
   <crawldb>          path to the CrawlDb
   <segments_dir>     directory the new segment(s) are created in (yyyyMMddHHmmss)
   -force             generate even if the CrawlDb is locked
@@ -22,6 +22,7 @@ const usage = `Usage: nutch generate <crawldb> <segments_dir> [-force] [-topN N]
   -noFilter          do not apply the URL filters
   -noNorm            do not normalise URLs (host counting, partitioning)
   -maxNumSegments N  fill up to N segments when generate.max.count overflows (default 1)
+  -hostdb <hostdb>   per-host limits from the HostDb: generate.max.count.expr, generate.fetch.delay.expr (docs/hostdb.md)
   -D k=v             set a property (generate.max.count, generate.count.mode, partition.url.mode, ...)`;
 
 export const generateCommand: Command = {
@@ -29,7 +30,7 @@ export const generateCommand: Command = {
   summary: 'generate new segments to fetch from crawl db',
   usage,
   async run(argv, io) {
-    const args = parseArgs(argv, { flags: ['-force', '-noFilter', '-noNorm'], values: ['-topN', '-numFetchers', '-adddays', '-maxNumSegments'] }, usage);
+    const args = parseArgs(argv, { flags: ['-force', '-noFilter', '-noNorm'], values: ['-topN', '-numFetchers', '-adddays', '-maxNumSegments', '-hostdb'] }, usage);
     const [crawlDb, segmentsDir] = args.positional;
     if (!crawlDb || !segmentsDir || args.positional.length > 2) throw new NutchError('NUTCH_USAGE', usage);
     const positive = (name: string, fallback: number) => {
@@ -49,6 +50,7 @@ export const generateCommand: Command = {
         noFilter: args.flags.has('-noFilter'),
         noNorm: args.flags.has('-noNorm'),
         force: args.flags.has('-force'),
+        hostDb: args.values.has('-hostdb') ? resolve(io.cwd, args.values.get('-hostdb')!) : undefined,
       }, { signal: io.signal, onProgress: createProgressDisplay(io.stderr as never) });
       if (io.signal.aborted) return ExitCode.INTERRUPTED;
       const why = describeNoSelection(counters);
