@@ -1,0 +1,32 @@
+/**
+ * The judged queries of the real-web bench: each query names the page a user expects (site key +
+ * path); the query is searched in nutch-ts's index of the crawl and scored by the rank of that page.
+ * hit@1 and hit@10 = share of queries whose page is first / in the top 10; MRR = mean of 1/rank
+ * (0 when the page is not in the top 10).
+ */
+import { createNutch } from '../../sdk/index.js';
+
+export interface JudgedQuery { q: string; site: string; path: string }
+
+export async function judge(crawlDir: string, queries: JudgedQuery[], sites: { key: string; base: string }[]): Promise<{ n: number; hit1: number; hit10: number; mrr: number; misses: string[] }> {
+  const base = new Map(sites.map((s) => [s.key, s.base]));
+  const nutch = await createNutch({ crawlDir, config: { 'http.agent.name': 'nutch-realweb' } });
+  let hit1 = 0;
+  let hit10 = 0;
+  let rr = 0;
+  const misses: string[] = [];
+  try {
+    for (const { q, site, path } of queries) {
+      const want = base.get(site) + path;
+      const hits = await nutch.search(q, { limit: 10 });
+      const rank = hits.findIndex((h) => h.url === want) + 1;
+      if (rank === 1) hit1++;
+      if (rank >= 1) { hit10++; rr += 1 / rank; }
+      if (rank !== 1) misses.push(`${JSON.stringify(q)} → ${site}${path}: ${rank ? `rank ${rank}` : 'not in top 10'}; first ${hits[0]?.url.replace(/^http:\/\/[^/]+/, '') ?? 'none'}`);
+    }
+  } finally {
+    await nutch.close();
+  }
+  const n = queries.length;
+  return { n, hit1: hit1 / n, hit10: hit10 / n, mrr: rr / n, misses };
+}
