@@ -1,12 +1,12 @@
 /**
  * Real-site bench (issue 16): nutch-ts `crawl -i` against wget -r and HTTrack on real documentation
- * trees from Debian doc packages (bench/realweb/sites.mjs), each served by nginx as its own loopback
+ * trees from Debian doc packages (bench/realweb/sites.ts), each served by nginx as its own loopback
  * host with a robots.txt written here. One run of each crawler on the same served sites; everything
  * is measured from nginx's access log (pages, robots violations, requests and connections in flight
  * per host) and GNU time (wall, CPU, peak RSS). Then the judged queries (bench/realweb/queries.json)
  * are searched in nutch-ts's index: hit@1, hit@10, MRR.
  *
- * `npm run bench:realweb` installs what is missing first (as root; bench/realweb/setup.mjs); under
+ * `npm run bench:realweb` installs what is missing first (as root; bench/realweb/setup.ts); under
  * `npm run bench` a machine without the packages skips this bench, saying what is missing.
  * Env: BENCH_REALWEB_PORT (18480), BENCH_REALWEB_CRAWLERS (wget,httrack,nutch), BENCH_PER_QUEUE (2
  * connections per host for nutch-ts), BENCH_HTTRACK_CONNECTIONS (8), BENCH_KEEP=1 (keep the work dir).
@@ -16,8 +16,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { SITES, siteAddress } from './realweb/sites.mjs';
-import { missing, sitePackage } from './realweb/setup.mjs';
+import { SITES, siteAddress } from './realweb/sites.js';
+import { missing, sitePackage } from './realweb/setup.js';
 import { startNginx, type ServedSite } from './realweb/nginx.js';
 import { readAccessLog, traffic, type CrawlerTraffic } from './realweb/access-log.js';
 import { judge } from './realweb/judge.js';
@@ -31,7 +31,7 @@ const crawlers = (process.env.BENCH_REALWEB_CRAWLERS ?? 'wget,httrack,nutch').sp
 const lacking = missing();
 if (lacking.length) {
   console.log(`real-web bench skipped: missing ${lacking.map((w) => (Array.isArray(w) ? w.join(' | ') : w)).join(', ')}`);
-  console.log('run `npm run bench:realweb` as root to install them (bench/realweb/setup.mjs), or apt-get install them yourself');
+  console.log('run `npm run bench:realweb` as root to install them (bench/realweb/setup.ts), or apt-get install them yourself');
   process.exit(0);
 }
 

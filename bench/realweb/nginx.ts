@@ -1,5 +1,5 @@
 /**
- * One nginx (Debian's nginx-light) serving every site of sites.mjs, each on its own loopback IP, with
+ * One nginx (Debian's nginx-light) serving every site of sites.ts, each on its own loopback IP, with
  * the robots.txt written here and an access log of one JSON object per request: the end time and
  * duration (so in-flight requests can be counted), the site, status, content type, user agent and
  * connection number. Runs in the foreground as a child of the bench, in its own prefix directory.

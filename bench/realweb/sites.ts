@@ -1,13 +1,22 @@
 // The real sites of the real-web bench (bench/realweb.bench.ts): documentation trees that Debian
 // packages install, written by other people with different generators, each served by nginx as its
 // own host on a loopback IP, with a robots.txt written here. `packages` lists alternatives (the first
-// one installed wins; setup.mjs installs the first one the distribution has).
-export const SITES = [
+// one installed wins; setup.ts installs the first one the distribution has).
+export interface Site {
+  key: string;
+  generator: string;
+  packages: string[];
+  root: (pkg: string) => string;
+  start: string;
+  robots: string[];
+}
+
+export const SITES: Site[] = [
   {
     key: 'postgresql',
     generator: 'DocBook XSL',
     packages: ['postgresql-doc-15', 'postgresql-doc-16', 'postgresql-doc-17', 'postgresql-doc-14'],
-    root: (pkg) => `/usr/share/doc/${pkg}/html`,
+    root: (pkg: string) => `/usr/share/doc/${pkg}/html`,
     start: '/index.html',
     robots: ['Disallow: /release-', 'Disallow: /bookindex.html'],
   },
@@ -54,4 +63,4 @@ export const TOOLS = [
 ];
 
 /** Loopback address of the i-th site: one host per site, all on one port. */
-export const siteAddress = (i) => `127.0.100.${i + 1}`;
+export const siteAddress = (i: number): string => `127.0.100.${i + 1}`;
