@@ -100,10 +100,10 @@ const rows = results.map((r) => {
   const extra = reference ? [...r.traffic.pages].filter((u) => !reference.has(u)) : [];
   return { r, p, lack, extra };
 });
-console.log('\n| crawler | wall s | CPU s | CPU s / 1,000 pages | peak RSS MB | pages | pages/s | vs wget: missing / extra | requests | robots violations | max in flight / host | max connections / host |');
+console.log('\n| crawler | wall s | CPU s | CPU s / 1,000 pages | peak RSS MB | pages | pages/s | vs wget: missing / extra | requests | robots violations | in flight / host (bounds at 1 ms) | connections / host |');
 console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const { r, p, lack, extra } of rows) {
-  console.log(`| ${r.name} (${r.note}) | ${r.wall.toFixed(1)} | ${r.cpu.toFixed(1)} | ${(r.cpu / (p / 1000)).toFixed(2)} | ${r.rssMb.toFixed(0)} | ${p} | ${(p / r.wall).toFixed(0)} | ${reference ? `${lack.length} / ${extra.length}` : '-'} | ${r.traffic.requests} | ${r.traffic.violations.length} | ${r.traffic.maxInFlightPerHost} | ${r.traffic.maxConnectionsPerHost} |`);
+  console.log(`| ${r.name} (${r.note}) | ${r.wall.toFixed(1)} | ${r.cpu.toFixed(1)} | ${(r.cpu / (p / 1000)).toFixed(2)} | ${r.rssMb.toFixed(0)} | ${p} | ${(p / r.wall).toFixed(0)} | ${reference ? `${lack.length} / ${extra.length}` : '-'} | ${r.traffic.requests} | ${r.traffic.violations.length} | ${r.traffic.maxInFlightPerHost.join('–')} | ${r.traffic.maxConnectionsPerHost} |`);
   if (r.exit !== 0) console.log(`  (${r.name} exited ${r.exit})`);
   if (r.traffic.violations.length) console.log(`  ${r.name} robots violations, e.g. ${r.traffic.violations.slice(0, 3).join(' ')}`);
   if (lack.length && r.name !== 'wget') console.log(`  ${r.name} lacks wget's pages, e.g. ${lack.slice(0, 5).join(' ')}`);

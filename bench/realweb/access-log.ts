@@ -2,7 +2,8 @@
  * What one crawler did to the served sites, read from nginx's access log (the server's view, the same
  * for every crawler): requests, HTML pages (distinct 200 text/html URLs), robots.txt fetches, requests
  * to paths the site's robots.txt disallows, and politeness: the most requests in flight at once on one
- * host (a request spans [end - $request_time, end]) and the most connections open at once on one host
+ * host (a request spans [end - $request_time, end]; nginx logs milliseconds, so on loopback, where most
+ * requests take under 1 ms, only bounds can be given) and the most connections open at once on one host
  * (a connection spans its first request's start to its last request's end).
  */
 import { readFileSync } from 'node:fs';
@@ -16,7 +17,8 @@ export interface CrawlerTraffic {
   robotsFetches: number;
   violations: string[];
   notFound: number;
-  maxInFlightPerHost: number;
+  /** At nginx's 1 ms resolution: lower bound (requests logged as taking 0 ms overlap nothing) and upper bound (touching requests overlap). */
+  maxInFlightPerHost: [number, number];
   maxConnectionsPerHost: number;
 }
 
@@ -33,7 +35,7 @@ export function disallowed(rules: string[], path: string): boolean {
 }
 
 export function traffic(records: LogRecord[], robotsByIp: Map<string, string[]>): CrawlerTraffic {
-  const out: CrawlerTraffic = { requests: 0, bytes: 0, pages: new Set(), robotsFetches: 0, violations: [], notFound: 0, maxInFlightPerHost: 0, maxConnectionsPerHost: 0 };
+  const out: CrawlerTraffic = { requests: 0, bytes: 0, pages: new Set(), robotsFetches: 0, violations: [], notFound: 0, maxInFlightPerHost: [0, 0], maxConnectionsPerHost: 0 };
   const byHost = new Map<string, LogRecord[]>();
   for (const r of records) {
     out.requests++;
@@ -48,7 +50,11 @@ export function traffic(records: LogRecord[], robotsByIp: Map<string, string[]>)
     byHost.set(r.ip, list);
   }
   for (const list of byHost.values()) {
-    out.maxInFlightPerHost = Math.max(out.maxInFlightPerHost, maxConnectionsBusy(list.map((r) => ({ c: r.c, a: r.t - r.rt, b: r.t }))));
+    const requests = list.map((r) => ({ c: r.c, a: r.t - r.rt, b: r.t }));
+    out.maxInFlightPerHost = [
+      Math.max(out.maxInFlightPerHost[0], maxConnectionsBusy(requests.filter((r) => r.b > r.a), true), 1),
+      Math.max(out.maxInFlightPerHost[1], maxConnectionsBusy(requests, false)),
+    ];
     const spans = new Map<number, { c: number; a: number; b: number }>();
     for (const r of list) {
       const s = spans.get(r.c);
@@ -60,13 +66,14 @@ export function traffic(records: LogRecord[], robotsByIp: Map<string, string[]>)
 }
 
 /**
- * The most connections busy at one instant, a connection being busy during each of its intervals
- * (closed: nginx logs whole milliseconds, so a request that took "0.000 s" still counts). A connection
- * serves one request at a time, so its back-to-back requests in one millisecond count once.
+ * The most connections busy at one instant, a connection being busy during each of its intervals,
+ * taken as open (touching intervals do not overlap) or closed (they do, and a request that took
+ * "0.000 s" still counts). A connection serves one request at a time, so its back-to-back requests
+ * count once.
  */
-function maxConnectionsBusy(intervals: { c: number; a: number; b: number }[]): number {
+function maxConnectionsBusy(intervals: { c: number; a: number; b: number }[], open = false): number {
   const events = intervals.flatMap((i) => [{ t: i.a, d: 1, c: i.c }, { t: i.b, d: -1, c: i.c }]);
-  events.sort((x, y) => x.t - y.t || y.d - x.d);
+  events.sort((x, y) => x.t - y.t || (open ? x.d - y.d : y.d - x.d));
   const busy = new Map<number, number>();
   let max = 0;
   for (const e of events) {
