@@ -30,3 +30,15 @@ export async function judge(crawlDir: string, queries: JudgedQuery[], sites: { k
   const n = queries.length;
   return { n, hit1: hit1 / n, hit10: hit10 / n, mrr: rr / n, misses };
 }
+
+// `node --import tsx bench/realweb/judge.ts <crawl dir> [port]`: judge an index a kept bench run left
+// (BENCH_KEEP=1), e.g. after re-indexing it with other ranking settings.
+if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
+  const { readFileSync } = await import('node:fs');
+  const { SITES, siteAddress } = await import('./sites.js');
+  const port = Number(process.argv[3] ?? 18480);
+  const queries = JSON.parse(readFileSync(new URL('./queries.json', import.meta.url), 'utf8')) as JudgedQuery[];
+  const j = await judge(process.argv[2]!, queries, SITES.map((s, i) => ({ key: s.key, base: `http://${siteAddress(i)}:${port}` })));
+  console.log(`${j.n} judged queries: hit@1 ${j.hit1.toFixed(2)}, hit@10 ${j.hit10.toFixed(2)}, MRR ${j.mrr.toFixed(2)}`);
+  for (const m of j.misses) console.log(`  ${m}`);
+}
