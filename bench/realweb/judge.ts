@@ -10,6 +10,7 @@ export interface JudgedQuery { q: string; site: string; path: string }
 
 export async function judge(crawlDir: string, queries: JudgedQuery[], sites: { key: string; base: string }[]): Promise<{ n: number; hit1: number; hit10: number; mrr: number; misses: string[] }> {
   const base = new Map(sites.map((s) => [s.key, s.base]));
+  const siteOf = (url: string) => { const s = sites.find((x) => url.startsWith(x.base + '/')); return s ? s.key + url.slice(s.base.length) : url; };
   const nutch = await createNutch({ crawlDir, config: { 'http.agent.name': 'nutch-realweb' } });
   let hit1 = 0;
   let hit10 = 0;
@@ -22,7 +23,7 @@ export async function judge(crawlDir: string, queries: JudgedQuery[], sites: { k
       const rank = hits.findIndex((h) => h.url === want) + 1;
       if (rank === 1) hit1++;
       if (rank >= 1) { hit10++; rr += 1 / rank; }
-      if (rank !== 1) misses.push(`${JSON.stringify(q)} → ${site}${path}: ${rank ? `rank ${rank}` : 'not in top 10'}; first ${hits[0]?.url.replace(/^http:\/\/[^/]+/, '') ?? 'none'}`);
+      if (rank !== 1) misses.push(`${JSON.stringify(q)} → ${site}${path}: ${rank ? `rank ${rank}` : 'not in top 10'}; first ${hits[0] ? siteOf(hits[0].url) : 'none'}`);
     }
   } finally {
     await nutch.close();

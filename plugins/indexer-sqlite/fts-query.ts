@@ -2,7 +2,7 @@
  * Turns a user query into a safe FTS5 MATCH expression: words become quoted terms (implicit AND),
  * "double-quoted text" a phrase, a trailing * a prefix query. Every other FTS5 operator character
  * (parentheses, ^, :, +, -, unbalanced quotes) is treated as text, so no query can be a syntax error.
- * Returns null when nothing searchable is left.
+ * Returns null when nothing searchable is left. `OR` joins the parts with OR instead (any may match).
  */
 const WORD = /[\p{L}\p{N}]/u;
 
@@ -15,7 +15,7 @@ function words(text: string): string[] {
   return text.split(/[^\p{L}\p{N}\p{M}_]+/u).filter((w) => WORD.test(w));
 }
 
-export function toFtsQuery(query: string): string | null {
+export function toFtsQuery(query: string, join: 'AND' | 'OR' = 'AND'): string | null {
   const parts: string[] = [];
   const re = /"([^"]*)"|(\S+)/g;
   const text = query.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
@@ -34,5 +34,5 @@ export function toFtsQuery(query: string): string | null {
     const ws = words(token);
     ws.forEach((w, i) => parts.push(quote(w) + (prefix && i === ws.length - 1 ? '*' : '')));
   }
-  return parts.length ? parts.join(' ') : null;
+  return parts.length ? parts.join(join === 'OR' ? ' OR ' : ' ') : null;
 }

@@ -3,25 +3,34 @@
  * `path` parameter, a directory). Documents are upserted by id and deleted by id; all changes of a
  * run sit in one transaction until commit(), so a failed run (abort) leaves the previous index as it
  * was. Writes go in batches to a worker thread (write-worker.ts) that owns the write connection;
- * searches read committed data on the main thread: BM25 ranking (url, title, content, anchor weighted
- * by the `weights` parameter) and FTS5 snippets.
+ * searches read committed data on the main thread: BM25 (url, title, content, anchor, headings weighted
+ * by the `weights` parameter) picks the candidates, rerank.ts orders them by where the query's words
+ * sit (title, URL path, headings, anchors, body proximity), and FTS5 makes the snippets.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { NutchError, type IndexWriter, type IndexWriterParams, type NutchDocument, type SearchHit } from '../../sdk/plugin.js';
 import { toFtsQuery } from './fts-query.js';
-import { WriteWorker, type Action } from './write-worker.js';
+import { DEFAULT_RANK_WEIGHTS, rerank, type RankWeights } from './rerank.js';
+import { WriteWorker, type Action, type UpsertRow } from './write-worker.js';
 
 export const INDEX_FILE = 'index.sqlite';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS documents (rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, boost REAL NOT NULL, fields TEXT NOT NULL);
-CREATE VIRTUAL TABLE IF NOT EXISTS documents_fts USING fts5(url, title, content, anchor, tokenize = 'unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE IF NOT EXISTS documents_fts USING fts5(url, title, content, anchor, headings, tokenize = 'unicode61 remove_diacritics 2');
 `;
 
-/** The FTS columns, and the document fields they are filled from. */
-const FTS_FIELDS = ['url', 'title', 'content', 'anchor'] as const;
+/** The FTS columns, and the document fields they are filled from (`headings`: parse-html's, via index-basic). */
+const FTS_FIELDS = ['url', 'title', 'content', 'anchor', 'headings'] as const;
+const MULTI_VALUE_SEP: Partial<Record<(typeof FTS_FIELDS)[number], string>> = { anchor: '\n', headings: '\n' };
+
+/** BM25 column weights: url, title, content, anchor, headings. */
+const DEFAULT_WEIGHTS = [2, 5, 1, 3, 3];
+
+/** Candidates BM25 hands to the re-ranking (more finds pages BM25 ranks low, at the cost of reading their text). */
+const DEFAULT_CANDIDATES = 100;
 
 type Db = InstanceType<typeof Database>;
 
@@ -40,7 +49,11 @@ export class SqliteIndexWriter implements IndexWriter {
   private reader: Db | null = null;
   private worker: WriteWorker | null = null;
   private pending: Action[] = [];
-  private weights: number[] = [2, 5, 1, 3];
+  private weights: number[] = DEFAULT_WEIGHTS;
+  private rankWeights: RankWeights = { ...DEFAULT_RANK_WEIGHTS };
+  private candidates = DEFAULT_CANDIDATES;
+  /** Whether the index has the headings column (an index written before it had four columns). */
+  private hasHeadings = true;
   private snippetStart = '<b>';
   private snippetEnd = '</b>';
 
@@ -52,8 +65,20 @@ export class SqliteIndexWriter implements IndexWriter {
     this.dir = dir;
     if (p.weights) {
       const w = p.weights.split(',').map(Number);
-      if (w.length !== 4 || w.some((n) => !Number.isFinite(n))) throw new NutchError('NUTCH_INDEX_WRITERS_INVALID', `indexer-sqlite writer ${params.writerId}: parameter "weights" must be four numbers (url,title,content,anchor), got "${p.weights}".`, { writer: params.writerId });
-      this.weights = w;
+      if ((w.length !== 4 && w.length !== 5) || w.some((n) => !Number.isFinite(n))) throw new NutchError('NUTCH_INDEX_WRITERS_INVALID', `indexer-sqlite writer ${params.writerId}: parameter "weights" must be four or five numbers (url,title,content,anchor[,headings]), got "${p.weights}".`, { writer: params.writerId });
+      this.weights = w.length === 5 ? w : [...w, DEFAULT_WEIGHTS[4]!];
+    }
+    for (const key of Object.keys(DEFAULT_RANK_WEIGHTS) as (keyof RankWeights)[]) {
+      const v = p[`rank.${key}`];
+      if (v === undefined) continue;
+      const n = Number(v);
+      if (v.trim() === '' || !Number.isFinite(n) || n < 0) throw new NutchError('NUTCH_INDEX_WRITERS_INVALID', `indexer-sqlite writer ${params.writerId}: parameter "rank.${key}" must be a number >= 0, got "${v}".`, { writer: params.writerId });
+      this.rankWeights[key] = n;
+    }
+    if (p['rank.candidates'] !== undefined) {
+      const n = Number(p['rank.candidates']);
+      if (!Number.isInteger(n) || n < 1) throw new NutchError('NUTCH_INDEX_WRITERS_INVALID', `indexer-sqlite writer ${params.writerId}: parameter "rank.candidates" must be an integer >= 1, got "${p['rank.candidates']}".`, { writer: params.writerId });
+      this.candidates = n;
     }
     if (p['snippet.start'] !== undefined) this.snippetStart = p['snippet.start'];
     if (p['snippet.end'] !== undefined) this.snippetEnd = p['snippet.end'];
@@ -81,6 +106,8 @@ export class SqliteIndexWriter implements IndexWriter {
       db.close();
       return null;
     }
+    const columns = db.prepare("SELECT name FROM pragma_table_info('documents_fts')").all() as { name: string }[];
+    this.hasHeadings = columns.some((c) => c.name === 'headings');
     this.reader = db;
     return db;
   }
@@ -110,7 +137,7 @@ export class SqliteIndexWriter implements IndexWriter {
     if (!id) throw new NutchError('NUTCH_INDEX_WRITER_FAILED', `indexer-sqlite writer ${this.writerId}: document has no "id" field.`, { writer: this.writerId });
     const stored: Record<string, unknown[]> = {};
     for (const [k, v] of Object.entries(doc.fields)) if (k !== 'content') stored[k] = v;
-    const cols = FTS_FIELDS.map((f) => (f === 'url' ? text(doc.fields.url, ' ') || id : text(doc.fields[f], f === 'anchor' ? '\n' : ' '))) as [string, string, string, string];
+    const cols = FTS_FIELDS.map((f) => (f === 'url' ? text(doc.fields.url, ' ') || id : text(doc.fields[f], MULTI_VALUE_SEP[f] ?? ' '))) as UpsertRow['cols'];
     await this.push({ op: 'upsert', row: { id, boost: Number.isFinite(doc.weight) ? doc.weight : 1, fields: JSON.stringify(stored), cols } });
   }
 
@@ -164,18 +191,35 @@ export class SqliteIndexWriter implements IndexWriter {
   async search(query: string, opts: { limit: number }): Promise<SearchHit[]> {
     const db = this.read();
     if (!db) throw new NutchError('NUTCH_INDEX_NOT_FOUND', `No index at ${this.file}; run nutch index (or nutch crawl -i) first.`, { file: this.file });
-    const match = toFtsQuery(query);
-    if (!match || opts.limit <= 0) return [];
-    // Rank first, then build snippets for the top hits only (snippet() on every match is the slow part).
-    const rows = db.prepare(
-      `WITH top AS (
-         SELECT rowid, bm25(documents_fts, ?, ?, ?, ?) AS rank FROM documents_fts
-          WHERE documents_fts MATCH ? ORDER BY rank LIMIT ?)
-       SELECT d.id AS id, f.url AS url, f.title AS title,
-              snippet(documents_fts, -1, ?, ?, '…', 24) AS snippet, top.rank AS rank
-         FROM top JOIN documents_fts f ON f.rowid = top.rowid JOIN documents d ON d.rowid = top.rowid
-        WHERE documents_fts MATCH ? ORDER BY top.rank`,
-    ).all(...this.weights, match, Math.floor(opts.limit), this.snippetStart, this.snippetEnd, match) as { id: string; url: string; title: string; snippet: string; rank: number }[];
-    return rows.map((r) => ({ id: r.id, url: r.url, title: r.title, snippet: r.snippet, score: -r.rank }));
+    const all = toFtsQuery(query);
+    if (!all || opts.limit <= 0) return [];
+    const limit = Math.floor(opts.limit);
+    const weights = this.hasHeadings ? this.weights : this.weights.slice(0, 4);
+    const headings = this.hasHeadings ? 'headings' : "''";
+    const pick = db.prepare(
+      `SELECT rowid, url, title, content, anchor, ${headings} AS headings, bm25(documents_fts, ${weights.map(() => '?').join(', ')}) AS rank
+         FROM documents_fts WHERE documents_fts MATCH ? ORDER BY rank LIMIT ?`,
+    );
+    type Row = { rowid: number; url: string; title: string; content: string; anchor: string; headings: string; rank: number };
+    const want = Math.max(limit, this.candidates);
+    const rows = pick.all(...weights, all, want) as Row[];
+    // Every word must match (FTS5's implicit AND); when that leaves too few, pages with only some of
+    // the words follow, so a query with one word the site does not use still finds its page.
+    const any = rows.length < limit ? toFtsQuery(query, 'OR') : null;
+    if (any && any !== all) {
+      const seen = new Set(rows.map((r) => r.rowid));
+      for (const r of pick.all(...weights, any, want) as Row[]) if (!seen.has(r.rowid)) rows.push({ ...r, rank: r.rank / 2 });
+    }
+    const ranked = rerank(query, rows.map((r) => ({ ...r, bm25: r.rank })), this.rankWeights).slice(0, limit);
+    if (!ranked.length) return [];
+    const ids = ranked.map((r) => r.candidate.rowid);
+    const snippets = new Map(
+      (db.prepare(
+        `SELECT f.rowid AS rowid, d.id AS id, snippet(documents_fts, -1, ?, ?, '…', 24) AS snippet
+           FROM documents_fts f JOIN documents d ON d.rowid = f.rowid
+          WHERE documents_fts MATCH ? AND f.rowid IN (${ids.map(() => '?').join(', ')})`,
+      ).all(this.snippetStart, this.snippetEnd, any ?? all, ...ids) as { rowid: number; id: string; snippet: string }[]).map((r) => [r.rowid, r]),
+    );
+    return ranked.map(({ candidate: c, score }) => ({ id: snippets.get(c.rowid)?.id ?? c.url, url: c.url, title: c.title, snippet: snippets.get(c.rowid)?.snippet ?? '', score }));
   }
 }

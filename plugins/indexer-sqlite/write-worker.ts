@@ -13,8 +13,8 @@ export interface UpsertRow {
   id: string;
   boost: number;
   fields: string;
-  /** url, title, content, anchor. */
-  cols: [string, string, string, string];
+  /** url, title, content, anchor, headings. */
+  cols: [string, string, string, string, string];
 }
 
 export type Action = { op: 'upsert'; row: UpsertRow } | { op: 'delete'; id: string };
@@ -33,13 +33,20 @@ db.pragma('synchronous = NORMAL');
 // it has answered 'close' (see below), while the crawl goes on.
 db.pragma('wal_autocheckpoint = 0');
 db.pragma('cache_size = -16384');
+// An index written before the headings column: move its rows into the new table once (FTS5 keeps
+// the text, so nothing is lost; the documents get their headings when they are next indexed).
+const ftsColumns = db.prepare("SELECT name FROM pragma_table_info('documents_fts')").all().map((r) => r.name);
+if (ftsColumns.length && !ftsColumns.includes('headings')) {
+  db.exec('BEGIN IMMEDIATE; ALTER TABLE documents_fts RENAME TO documents_fts_v1;' + workerData.schema +
+    "INSERT INTO documents_fts (rowid, url, title, content, anchor, headings) SELECT rowid, url, title, content, anchor, '' FROM documents_fts_v1; DROP TABLE documents_fts_v1; COMMIT;");
+}
 db.exec(workerData.schema);
 const s = {
   rowid: db.prepare('SELECT rowid FROM documents WHERE id = ?'),
   insertDoc: db.prepare('INSERT INTO documents (id, boost, fields) VALUES (?, ?, ?)'),
   updateDoc: db.prepare('UPDATE documents SET boost = ?, fields = ? WHERE rowid = ?'),
   deleteDoc: db.prepare('DELETE FROM documents WHERE rowid = ?'),
-  insertFts: db.prepare('INSERT INTO documents_fts (rowid, url, title, content, anchor) VALUES (?, ?, ?, ?, ?)'),
+  insertFts: db.prepare('INSERT INTO documents_fts (rowid, url, title, content, anchor, headings) VALUES (?, ?, ?, ?, ?, ?)'),
   deleteFts: db.prepare('DELETE FROM documents_fts WHERE rowid = ?'),
 };
 let inTransaction = false;
@@ -55,10 +62,10 @@ function apply(a) {
   if (e) {
     s.deleteFts.run(e.rowid);
     s.updateDoc.run(r.boost, r.fields, e.rowid);
-    s.insertFts.run(e.rowid, r.cols[0], r.cols[1], r.cols[2], r.cols[3]);
+    s.insertFts.run(e.rowid, ...r.cols);
   } else {
     const info = s.insertDoc.run(r.id, r.boost, r.fields);
-    s.insertFts.run(info.lastInsertRowid, r.cols[0], r.cols[1], r.cols[2], r.cols[3]);
+    s.insertFts.run(info.lastInsertRowid, ...r.cols);
   }
 }
 // After 'close' is answered: copy the WAL into the database file (PASSIVE: never waits for a reader),
