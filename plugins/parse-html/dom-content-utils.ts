@@ -59,6 +59,8 @@ export interface WalkOptions {
    * <a href> never holds a million link objects. Default: no limit.
    */
   maxLinks?: number;
+  /** Heading elements whose text is collected (parser.html.headings), for ranking in the index. */
+  headingTags?: ReadonlySet<string>;
 }
 
 export interface WalkResult {
@@ -69,7 +71,12 @@ export interface WalkResult {
   linksOverCeiling: number;
   baseHref: string | null;
   metas: RawMeta[];
+  /** Text of each heading element, in document order (at most MAX_HEADINGS, each cut at MAX_HEADING_CHARS). */
+  headings: string[];
 }
+
+const MAX_HEADINGS = 200;
+const MAX_HEADING_CHARS = 300;
 
 const WS = /\s+/g;
 /** Whitespace that collapsing would change: a run of two, or any whitespace but a plain space. */
@@ -112,6 +119,8 @@ const BODY = 128;
 const A = 256;
 /** <img>: its alt is the anchor of enclosing anchors whose text is blank. */
 const IMG = 512;
+/** <h1>…<h6> named by parser.html.headings. */
+const HEADING = 1024;
 
 /** One lookup per element: what a tag name means to the collector, as bit flags. */
 function tagFlags(opts: WalkOptions): Map<string, number> {
@@ -127,6 +136,7 @@ function tagFlags(opts: WalkOptions): Map<string, number> {
   add('body', BODY);
   add('a', A);
   add('img', IMG);
+  for (const t of opts.headingTags ?? []) add(t, HEADING);
   return flags;
 }
 
@@ -163,6 +173,9 @@ export class ContentCollector {
   private skipDepth = 0;
   private titleDepth = 0;
   private titleStart = -1;
+  private readonly headings: string[] = [];
+  private headingDepth = 0;
+  private headingStart = -1;
   private pending = '';
   /** Child nodes seen so far (elements and text chunks), to tell an empty <a></a> from one with content. */
   private events = 0;
@@ -209,6 +222,7 @@ export class ContentCollector {
     if (f & SEPARATOR) this.lineBreak();
     if (f & SKIP) this.skipDepth++;
     if (f & TITLE && this.title === null && !this.inBody && this.titleDepth++ === 0) this.titleStart = this.parts.length;
+    if (f & HEADING && this.headingDepth++ === 0) this.headingStart = this.parts.length;
     this.open.push(anchor);
     this.eventMarks.push(this.events);
   }
@@ -256,6 +270,10 @@ export class ContentCollector {
     const mark = this.eventMarks.pop()!;
     if (f & SKIP) this.skipDepth--;
     if (f & TITLE && this.titleDepth > 0 && --this.titleDepth === 0 && this.title === null) this.title = joinParts(this.parts, this.titleStart, false);
+    if (f & HEADING && this.headingDepth > 0 && --this.headingDepth === 0 && this.headings.length < MAX_HEADINGS) {
+      const h = joinParts(this.parts, this.headingStart, false);
+      if (h) this.headings.push(h.length > MAX_HEADING_CHARS ? h.slice(0, MAX_HEADING_CHARS) : h);
+    }
     if (anchor) {
       const anchors = this.anchors;
       anchors.pop();
@@ -281,7 +299,7 @@ export class ContentCollector {
 
   result(): WalkResult {
     if (this.pending) this.flushText();
-    return { title: this.title ?? '', text: joinParts(this.parts, 0, true), links: this.links, linksOverCeiling: this.linksOverCeiling, baseHref: this.baseHref, metas: this.metas };
+    return { title: this.title ?? '', text: joinParts(this.parts, 0, true), links: this.links, linksOverCeiling: this.linksOverCeiling, baseHref: this.baseHref, metas: this.metas, headings: this.headings };
   }
 
   /** htmlparser2 callbacks feeding this collector (the DOM-less path). */

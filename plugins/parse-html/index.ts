@@ -14,6 +14,9 @@ import { bomlessUtf16, decode, detectEncoding } from './encoding-detector.js';
 import { ContentCollector, LINK_ATTRIBUTES, walkDocument, type RawLink, type WalkOptions, type WalkResult } from './dom-content-utils.js';
 import { processMetaTags } from './html-meta-processor.js';
 
+/** Parse metadata key of the page's headings (parser.html.headings), which index-basic indexes as `headings`. */
+export const HEADINGS_KEY = 'headings';
+
 /** Schemes that never lead to a fetchable page. */
 const DROPPED_SCHEMES = new Set(['javascript:', 'mailto:', 'data:', 'tel:', 'about:', 'blob:', 'vbscript:', 'sms:', 'callto:']);
 /** Share of control bytes in the first KiB above which "text/html" is binary junk. */
@@ -40,6 +43,7 @@ export class HtmlParser implements Parser {
     this.walkOptions = {
       linkTags,
       lineSeparators: new Set(conf.getStrings('parser.html.line.separators').map((t) => t.toLowerCase())),
+      headingTags: new Set(conf.getStrings('parser.html.headings').map((t) => t.toLowerCase())),
       maxTargetLength: conf.getInt('db.max.outlink.length', 4096),
       // Stop collecting at the ceiling: a page of a million links must not cost a million objects here.
       maxLinks: conf.getInt('parser.outlinks.ceiling', DEFAULT_OUTLINKS_CEILING),
@@ -86,6 +90,7 @@ export class HtmlParser implements Parser {
     };
     this.addMetatags(parseMeta, metaTags);
     if (metaTags.noIndex) parseMeta[ParseMeta.ROBOTS_NOINDEX] = ['true'];
+    else if (walked.headings.length) parseMeta[HEADINGS_KEY] = walked.headings;
     if (walked.linksOverCeiling > 0 && !metaTags.noFollow) parseMeta[ParseMeta.OUTLINKS_OVER_CEILING] = [String(walked.linksOverCeiling)];
     if (metaTags.noFollow) parseMeta[ParseMeta.ROBOTS_NOFOLLOW] = ['true'];
     if (metaTags.noCache) {

@@ -189,6 +189,7 @@ export async function crawl(ctx: NutchContext, stages: CrawlStages, args: CrawlA
       }
     }
     current = undefined;
+    if (args.index) warnIfNoAnchors(ctx, summary);
     if (signal?.aborted) {
       count(summary, 'stopped.by.signal');
       // set by the abort listener, which TypeScript's flow analysis does not see
@@ -205,6 +206,18 @@ export async function crawl(ctx: NutchContext, stages: CrawlStages, args: CrawlA
   summary['time.crawl.ms'] = Date.now() - started;
   emit({ type: 'stage-end', stage: 'crawl', counters: summary, ms: Date.now() - started });
   return summary;
+}
+
+/**
+ * With linkdb.ignore.internal.links (Nutch's default, true) a crawl of one site inverts no link at all:
+ * every link stays within a host, the LinkDb stays empty and no page gets anchor text in the index.
+ * Nutch says nothing; a crawl that indexes says so once, with the property that changes it.
+ */
+function warnIfNoAnchors(ctx: NutchContext, summary: Counters): void {
+  const ignored = summary['invertlinks.links_ignored'] ?? 0;
+  if (ignored === 0 || (summary['invertlinks.links_inverted'] ?? 0) > 0) return;
+  if (!ctx.conf.getBoolean('linkdb.ignore.internal.links', true)) return;
+  ctx.log.warn(`invertlinks ignored all ${ignored} links because each stays within its host (linkdb.ignore.internal.links=true, Nutch's default): the LinkDb is empty and the index has no anchor text. To rank pages by the anchors of links within a site, run with -D linkdb.ignore.internal.links=false (docs/indexing.md)`);
 }
 
 const RESUME_REASON: Record<SegmentResumePoint, string> = {
