@@ -463,3 +463,12 @@ test('hostile input: UTF-16 HTML without a BOM and HTML with NUL bytes are parse
   assert.match(p.text, /ab text/);
   assert.doesNotMatch(p.text, /\0/);
 });
+
+test('headings: the text of each parser.html.headings element, in page order, as parse metadata "headings"', async () => {
+  const page = '<html><head><title>T</title></head><body><h1>Main <em>topic</em></h1><p>x</p><h3>Detail   one</h3><h6>Fine</h6><h2></h2></body></html>';
+  assert.deepEqual((await parse(page)).data.parseMeta.headings, ['Main topic', 'Detail one', 'Fine']);
+  assert.deepEqual((await parse(page, {}, { 'parser.html.headings': 'h1' })).data.parseMeta.headings, ['Main topic']);
+  assert.equal((await parse(page, {}, { 'parser.html.headings': '' })).data.parseMeta.headings, undefined);
+  const noindex = page.replace('<title>', '<meta name="robots" content="noindex"><title>');
+  assert.equal((await parse(noindex)).data.parseMeta.headings, undefined);
+});

@@ -54,7 +54,15 @@ export function formatSummary(s: Counters, ms: number, rounds: RoundRecord[] = [
   const group = (prefix: string) => Object.entries(s).filter(([k, v]) => k.startsWith(prefix) && v !== 0).map(([k, v]) => `${k.slice(prefix.length)}=${v}`);
   for (const stage of ['inject', 'generate', 'fetch', 'parse', 'updatedb', 'invertlinks', 'dedup', 'index', 'clean']) {
     const g = group(`${stage}.`);
-    if (g.length) lines.push(`  ${(stage + ':').padEnd(13)}${g.join(' ')}`);
+    if (!g.length) continue;
+    // Each round's clean sends a delete for every gone or duplicate page in the CrawlDb, as Nutch's
+    // CleaningJob, so their sum counts most pages several times; the last round's is the distinct count.
+    const lastClean = stage === 'clean' ? rounds.filter((r) => r.stages.clean).pop()?.stages.clean?.['Deleted documents'] : undefined;
+    if (lastClean !== undefined && rounds.filter((r) => r.stages.clean).length > 1) {
+      lines.push(`  ${'clean:'.padEnd(13)}Deleted documents=${lastClean} (gone or duplicate at the end; ${s['clean.Deleted documents'] ?? 0} deletes sent over the rounds)`);
+      continue;
+    }
+    lines.push(`  ${(stage + ':').padEnd(13)}${g.join(' ')}`);
   }
   if (s['crawldb.total'] !== undefined) {
     lines.push(`  crawldb:     TOTAL urls=${s['crawldb.total']} ${group('crawldb.').filter((g) => !g.startsWith('total=')).join(' ')} (as readdb ${crawlDb} -stats)`.trimEnd());
@@ -88,7 +96,7 @@ function formatRound(r: RoundRecord, resumed: boolean): string {
   const indexed = r.stages.index?.['indexed (add/update)'];
   if (r.stages.index) parts.push(`${indexed ?? 0} indexed`);
   const deleted = r.stages.clean?.['Deleted documents'];
-  if (deleted) parts.push(`${deleted} deleted from the index`);
+  if (deleted) parts.push(`${deleted} gone or duplicate deleted from the index`);
   const segs = [...r.segments];
   return `  round ${r.round}${segs.length ? ` (segment ${segs.join(', ')}${resumed ? ', resumed' : ''})` : ''}: ${parts.join(', ') || 'nothing done'}`;
 }

@@ -23,3 +23,14 @@ for (const [stage, hint] of [['fetch', true], ['parse', true], ['updatedb', true
     assert.equal(out.includes('Run the same nutch crawl again to finish segment 20260102030405'), hint);
   });
 }
+
+test('clean over several rounds: the distinct gone or duplicate count, not the sum of every round re-sending them', () => {
+  const r = new RoundRecorder();
+  for (const [round, deleted] of [[1, 0], [2, 8], [3, 272]] as const) {
+    r.onProgress({ type: 'stage-start', stage: 'clean', round, args: {} });
+    r.onProgress({ type: 'stage-end', stage: 'clean', round, counters: { 'Deleted documents': deleted }, ms: 1 });
+  }
+  const out = formatSummary({ rounds: 3, 'clean.Deleted documents': 280, 'crawldb.total': 300, 'crawldb.db_gone': 271, 'crawldb.db_duplicate': 1 }, 1000, r.list(), 'c/crawldb');
+  assert.match(out, /^ {2}clean: +Deleted documents=272 \(gone or duplicate at the end; 280 deletes sent over the rounds\)$/m);
+  assert.match(out, /^ {2}round 3: 272 gone or duplicate deleted from the index$/m);
+});

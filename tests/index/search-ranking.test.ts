@@ -27,7 +27,7 @@ const files = {
 };
 
 async function crawlSite(t: Parameters<typeof tempDir>[0], defines: string[] = []) {
-  const web = await startTestWeb({ hosts: 1, pagesPerHost: 1, files, robots: false });
+  const web = await startTestWeb({ hosts: 1, pagesPerHost: 1, linksPerPage: 0, files, robots: false });
   t!.after(() => web.close());
   const dir = tempDir(t);
   writeFile(join(dir, 'nutch-site.json'), { 'http.agent.name': 'nutch-ts-test', 'fetcher.server.delay': 0, 'fetcher.server.min.delay': 0, 'parser.worker.threads': 1 });
