@@ -29,6 +29,7 @@ export type { IndexingFilter, IndexingContext } from '../core/extension-points/i
 export type { IndexWriter, IndexWriterParams, SearchHit } from '../core/extension-points/index-writer.js';
 export type { FetchSchedule } from '../core/extension-points/fetch-schedule.js';
 export { FetchScheduleState } from '../core/extension-points/fetch-schedule.js';
+export { AbstractFetchSchedule, SECONDS_PER_DAY } from '../core/extension-points/abstract-fetch-schedule.js';
 export type { Signature } from '../core/extension-points/signature.js';
 export { ExtensionPoints, type ExtensionPoint, type ExtensionPointId, type ExtensionPointTypes } from '../core/extension-points/extension-point.js';
 export { detectContentType, resolveContentType, isGenericContentType, baseContentType } from '../core/parse/content-type-sniffer.js';

@@ -4,8 +4,7 @@
  * is pulled towards the page's last modification. A `fixedInterval` in the datum's metadata
  * (seed metadata nutch.fetchInterval.fixed) pins the interval.
  */
-import { DatumMeta, FetchScheduleState, getMeta, type CrawlDatum, type PluginContext } from '../../sdk/plugin.js';
-import { AbstractFetchSchedule } from '../schedule-default/abstract-fetch-schedule.js';
+import { AbstractFetchSchedule, DatumMeta, FetchScheduleState, getMeta, type CrawlDatum, type PluginContext } from '../../sdk/plugin.js';
 
 export class AdaptiveFetchSchedule extends AbstractFetchSchedule {
   private readonly incRate: number;

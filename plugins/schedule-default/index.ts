@@ -2,10 +2,7 @@
  * Nutch's DefaultFetchSchedule: the interval never changes; the next fetch is the fetch time plus
  * the interval (the default interval when the datum has none).
  */
-import type { CrawlDatum } from '../../sdk/plugin.js';
-import { AbstractFetchSchedule } from './abstract-fetch-schedule.js';
-
-export { AbstractFetchSchedule, SECONDS_PER_DAY } from './abstract-fetch-schedule.js';
+import { AbstractFetchSchedule, type CrawlDatum } from '../../sdk/plugin.js';
 
 export class DefaultFetchSchedule extends AbstractFetchSchedule {
   override setFetchSchedule(url: string, datum: CrawlDatum, prevFetchTime: number, prevModifiedTime: number, fetchTime: number, modifiedTime: number, state: number): CrawlDatum {

@@ -5,9 +5,7 @@
  * domain come from the public suffix list (tldts). A URL without a host is rejected.
  */
 import type { PluginContext, URLFilter } from '../../sdk/plugin.js';
-import { readRuleSource } from '../urlfilter-regex/rule-source.js';
-import { isPlausibleURL, maxURLLength } from '../urlfilter-regex/url-parts.js';
-import { listedIn, readDomainSet } from './domain-set.js';
+import { isPlausibleURL, listedIn, maxURLLength, readDomainSet, readRuleSource } from '../lib-regex-filter/index.js';
 
 export class DomainURLFilter implements URLFilter {
   private readonly domains: Set<string>;

@@ -4,9 +4,7 @@
  * `urlfilter.domaindenylist.rules`); accepts every other URL. A URL without a host is rejected.
  */
 import type { PluginContext, URLFilter } from '../../sdk/plugin.js';
-import { readRuleSource } from '../urlfilter-regex/rule-source.js';
-import { isPlausibleURL, maxURLLength } from '../urlfilter-regex/url-parts.js';
-import { listedIn, readDomainSet } from '../urlfilter-domain/domain-set.js';
+import { isPlausibleURL, listedIn, maxURLLength, readDomainSet, readRuleSource } from '../lib-regex-filter/index.js';
 
 export class DomainDenylistURLFilter implements URLFilter {
   private readonly domains: Set<string>;

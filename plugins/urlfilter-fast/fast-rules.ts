@@ -5,8 +5,7 @@
  * running a regex. `#` starts a comment anywhere on a line; the regex is the first whitespace-free
  * token, as Nutch splits it. Unknown lines and invalid regexes fail the load with file and line.
  */
-import { compileJavaRegex } from '../urlfilter-regex/java-regex/index.js';
-import { ruleError, type RuleSource } from '../urlfilter-regex/rule-source.js';
+import { type RuleSource, compileJavaRegex, ruleError } from '../lib-regex-filter/index.js';
 
 export interface FastRule {
   /** 'all' denies every URL of the block. */

@@ -8,8 +8,7 @@
  * reject overlong URLs, paths and queries, as Nutch.
  */
 import type { PluginContext, URLFilter } from '../../sdk/plugin.js';
-import { readRuleSource } from '../urlfilter-regex/rule-source.js';
-import { isPlausibleURL, maxURLLength, parseURL, type URLParts } from '../urlfilter-regex/url-parts.js';
+import { type URLParts, isPlausibleURL, maxURLLength, parseURL, readRuleSource } from '../lib-regex-filter/index.js';
 import { parseFastRules, type FastRule, type FastRules } from './fast-rules.js';
 
 function denies(rules: FastRule[] | undefined, parts: URLParts): boolean {

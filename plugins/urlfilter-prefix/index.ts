@@ -4,8 +4,7 @@
  * skipped), rejects every other URL. Rules from `urlfilter.prefix.rules` or `urlfilter.prefix.file`.
  */
 import type { PluginContext, URLFilter } from '../../sdk/plugin.js';
-import { readRuleSource } from '../urlfilter-regex/rule-source.js';
-import { isPlausibleURL, maxURLLength } from '../urlfilter-regex/url-parts.js';
+import { isPlausibleURL, maxURLLength, readRuleSource } from '../lib-regex-filter/index.js';
 
 /** Prefixes grouped by length: one Set lookup per distinct length instead of a scan of all prefixes. */
 export class PrefixMatcher {

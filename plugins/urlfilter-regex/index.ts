@@ -7,8 +7,7 @@
  */
 import { domainOf, type PluginContext, type URLFilter } from '../../sdk/plugin.js';
 import { parseRegexRules, type RegexRule } from './regex-rules.js';
-import { readRuleSource } from './rule-source.js';
-import { isPlausibleURL, maxURLLength, parseURL } from './url-parts.js';
+import { isPlausibleURL, maxURLLength, parseURL, readRuleSource } from '../lib-regex-filter/index.js';
 
 export class RegexURLFilter implements URLFilter {
   private readonly rules: RegexRule[];

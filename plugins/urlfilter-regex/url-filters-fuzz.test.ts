@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { filterHarness } from './filter-test-harness.js';
+import { filterHarness } from '../../tests/helpers/filter-test-harness.js';
 
 function rng(seed: number): () => number {
   return () => {

@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MALFORMED, filterHarness, loadError, type FilterHarness } from './filter-test-harness.js';
+import { MALFORMED, filterHarness, loadError, type FilterHarness } from '../../tests/helpers/filter-test-harness.js';
 
 const ID = 'urlfilter-regex';
 

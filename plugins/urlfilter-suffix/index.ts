@@ -6,8 +6,7 @@
  * matched whole, as Nutch). Without a mode line the filter accepts only listed suffixes.
  */
 import type { PluginContext, URLFilter } from '../../sdk/plugin.js';
-import { readRuleSource } from '../urlfilter-regex/rule-source.js';
-import { isPlausibleURL, maxURLLength, parseURL } from '../urlfilter-regex/url-parts.js';
+import { isPlausibleURL, maxURLLength, parseURL, readRuleSource } from '../lib-regex-filter/index.js';
 
 /** Suffixes grouped by length: one Set lookup per distinct length. */
 class SuffixMatcher {

@@ -9,7 +9,7 @@
  * chain of regular expressions: the default chain runs this for every URL.
  */
 import type { PluginContext, URLFilter } from '../../sdk/plugin.js';
-import { maxURLLength } from '../urlfilter-regex/url-parts.js';
+import { maxURLLength } from '../lib-regex-filter/index.js';
 
 const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
 const isAlpha = (c: number): boolean => (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a);

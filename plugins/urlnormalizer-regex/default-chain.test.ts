@@ -11,7 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { createTestContext, runURLNormalizer } from '../../sdk/testing.js';
 
 const pluginsDir = dirname(dirname(fileURLToPath(import.meta.url)));
-const folders = ['urlnormalizer-basic', 'urlnormalizer-regex', 'urlnormalizer-pass'].map((id) => join(pluginsDir, id));
+// lib-regex-filter: urlnormalizer-regex requires it
+const folders = ['urlnormalizer-basic', 'urlnormalizer-regex', 'urlnormalizer-pass', 'lib-regex-filter'].map((id) => join(pluginsDir, id));
 
 const cases: [string, string | null][] = [
   ['HTTP://WWW.Example.COM:80/a/./b/../c.html;jsessionid=0A1B2C3D?x=1&&y=2#frag', 'http://www.example.com/a/c.html?x=1&y=2'],

@@ -6,8 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { NutchError, resolveConfFile, type NormalizerScope, type PluginContext, type URLNormalizer } from '../../sdk/plugin.js';
-import { translateJavaRegex } from './java-regex.js';
-import { groupsOf, translateJavaReplacement } from './java-replacement.js';
+import { translateJavaRegex } from '../lib-regex-filter/index.js';
+import { groupNamesOf, translateJavaReplacement } from './java-replacement.js';
 import { parseRules, RuleSyntaxError, type RawRule } from './rule-file.js';
 
 export interface RegexRule {
@@ -25,15 +25,16 @@ function invalid(ctx: PluginContext, where: string, message: string, cause?: unk
 export function compileRules(ctx: PluginContext, raw: RawRule[]): RegexRule[] {
   return raw.map((r) => {
     let regex: RegExp;
+    let jsGroups: number[];
     try {
-      const t = translateJavaRegex(r.pattern);
+      const t = translateJavaRegex(r.pattern, { use: 'replace' });
       regex = new RegExp(t.source, t.flags + 'g');
+      jsGroups = t.groups;
     } catch (err) {
       throw invalid(ctx, r.where, `invalid regular expression ${JSON.stringify(r.pattern)}: ${(err as Error).message}`, err);
     }
-    const { count, names } = groupsOf(regex);
     try {
-      return { regex, replacement: translateJavaReplacement(r.substitution, count, names) };
+      return { regex, replacement: translateJavaReplacement(r.substitution, jsGroups, groupNamesOf(regex)) };
     } catch (err) {
       throw invalid(ctx, r.where, `invalid substitution ${JSON.stringify(r.substitution)}: ${(err as Error).message}`, err);
     }

@@ -2,11 +2,13 @@
  * Translates a java.util.regex.Matcher replacement string into a JavaScript one, with Java's rules:
  * `\x` is the literal x, `$n` takes as many digits as still name an existing group, `${name}` is a
  * named group; a literal `$` becomes `$$`. Group references are emitted as two-digit `$nn`, so a
- * literal digit that follows can never be read as part of the number.
+ * literal digit that follows can never be read as part of the number. `jsGroups` maps Java's group n
+ * to the RegExp's (index n - 1): the translator adds groups for possessive quantifiers and atomic groups.
  */
 export class JavaReplacementError extends Error {}
 
-export function translateJavaReplacement(replacement: string, groupCount: number, groupNames: readonly string[]): string {
+export function translateJavaReplacement(replacement: string, jsGroups: readonly number[], groupNames: readonly string[]): string {
+  const groupCount = jsGroups.length;
   let out = '';
   for (let i = 0; i < replacement.length; i++) {
     const ch = replacement[i];
@@ -36,8 +38,8 @@ export function translateJavaReplacement(replacement: string, groupCount: number
       }
       if (n > groupCount) throw new JavaReplacementError(`no group ${n} (the pattern has ${groupCount})`);
       if (n === 0) out += '$&';
-      else if (n > 99) throw new JavaReplacementError(`group ${n}: at most 99 groups can be referenced`);
-      else out += '$' + String(n).padStart(2, '0');
+      else if (jsGroups[n - 1]! > 99) throw new JavaReplacementError(`group ${n}: at most 99 groups can be referenced`);
+      else out += '$' + String(jsGroups[n - 1]).padStart(2, '0');
     } else {
       out += ch;
     }
@@ -45,8 +47,8 @@ export function translateJavaReplacement(replacement: string, groupCount: number
   return out;
 }
 
-/** The number of capturing groups of a RegExp and their names. */
-export function groupsOf(re: RegExp): { count: number; names: string[] } {
+/** The names of a RegExp's named capturing groups. */
+export function groupNamesOf(re: RegExp): string[] {
   const m = new RegExp(`${re.source}|`, re.flags.replace('g', '')).exec('')!;
-  return { count: m.length - 1, names: Object.keys(m.groups ?? {}) };
+  return Object.keys(m.groups ?? {});
 }

@@ -1,7 +1,7 @@
 /** Java regular expressions for rule files: translate once, compile once, report where it failed. */
 import { JavaRegexError, translateJavaRegex } from './translate.js';
 
-export { JavaRegexError, translateJavaRegex, type TranslatedRegex } from './translate.js';
+export { JavaRegexError, translateJavaRegex, type TranslatedRegex, type TranslateOptions } from './translate.js';
 
 /** Compiles a java.util.regex pattern as a JavaScript RegExp with Matcher.find() semantics for test(). */
 export function compileJavaRegex(pattern: string): RegExp {

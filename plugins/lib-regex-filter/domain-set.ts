@@ -4,8 +4,8 @@
  * lookup Nutch does — the URL's public suffix, its domain, or its exact host is listed.
  */
 import { hostParts } from '../../sdk/plugin.js';
-import type { RuleSource } from '../urlfilter-regex/rule-source.js';
-import { parseURL } from '../urlfilter-regex/url-parts.js';
+import type { RuleSource } from './rule-source.js';
+import { parseURL } from './java-url.js';
 
 export function readDomainSet(source: RuleSource): Set<string> {
   const set = new Set<string>();

@@ -1,8 +1,12 @@
 /**
  * Nutch's AbstractFetchSchedule: what every schedule shares. Times are epoch ms, intervals seconds.
- * Subclasses override setFetchSchedule (and call super's, which resets the retry counter).
+ * Subclasses override setFetchSchedule (and call super's, which resets the retry counter). A core
+ * class in Nutch (org.apache.nutch.crawl), so it is part of the plugin-author surface: schedule-default,
+ * schedule-adaptive and third-party schedules extend it.
  */
-import { CrawlStatus, type CrawlDatum, type FetchSchedule, type PluginContext } from '../../sdk/plugin.js';
+import { CrawlStatus, type CrawlDatum } from '../model/crawl-datum.js';
+import type { PluginContext } from '../plugin/plugin-context.js';
+import type { FetchSchedule } from './fetch-schedule.js';
 
 export const SECONDS_PER_DAY = 24 * 3600;
 

@@ -50,11 +50,25 @@ export interface TranslatedRegex {
 
 const SET_CLASS_META = new Set([...'^$\\.*+?()[]{}|/']);
 
-export function translateJavaRegex(pattern: string): TranslatedRegex {
-  return new Translator(pattern).run();
+export interface TranslateOptions {
+  /**
+   * How the RegExp is used: `find` (default) for Matcher.find() through test(), where a leading `.*`
+   * of a pattern without alternatives cannot change the answer and is dropped (it would only make
+   * long URLs slow); `replace` for replace-all (urlnormalizer-regex), where it changes what is
+   * replaced, so every piece is kept.
+   */
+  use?: 'find' | 'replace';
+}
+
+export function translateJavaRegex(pattern: string, options: TranslateOptions = {}): TranslatedRegex {
+  return new Translator(pattern, options.use !== 'replace').run();
 }
 
 class Translator extends PatternCursor {
+  constructor(src: string, private readonly dropLeadingDotStar: boolean) {
+    super(src);
+  }
+
   private jsGroups = 0;
   private readonly captures: Capture[] = [];
   private readonly names = new Map<string, number>();
@@ -75,7 +89,7 @@ class Translator extends PatternCursor {
     const branches: string[] = [];
     const saved = { ...this.flags };
     for (;;) {
-      branches.push(this.sequence(root && branches.length === 0));
+      branches.push(this.sequence(this.dropLeadingDotStar && root && branches.length === 0));
       if (this.src[this.pos] === '|') {
         this.pos++;
         frame.branch++;
