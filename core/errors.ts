@@ -30,6 +30,7 @@ export const ErrorCodes = {
   NUTCH_PLUGIN_OBJECT_NOT_ALLOWED: 'A plugin passed as an object extends a point that runs in parse workers (Parser, HtmlParseFilter, Signature).',
   NUTCH_EXTENSION_NOT_FOUND: 'An extension id (in an order list, a *.class property or a checker option) matches no active extension.',
   NUTCH_EXTENSION_FAILED: 'An extension threw; the error is tagged with plugin, extension point and URL.',
+  NUTCH_BROWSER_UNAVAILABLE: 'protocol-playwright cannot render: no browser at playwright.executable.path, playwright-core is not installed, or Chromium would not start.',
   NUTCH_PROTOCOL_NOT_FOUND: 'No Protocol extension handles the URL scheme.',
   NUTCH_PARSER_NOT_FOUND: 'No Parser extension handles the content type.',
   NUTCH_PARSE_PLUGINS_INVALID: 'parse-plugins.json (parse.plugin.file) is not the expected shape: mimeTypes of content type to extension ids, optional aliases.',

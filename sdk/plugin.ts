@@ -21,6 +21,8 @@ export type { ScoringFilter, ScoringTarget } from '../core/extension-points/scor
 export type { Protocol, RobotRules } from '../core/extension-points/protocol.js';
 export { contentCeiling, effectiveContentLimit, CONTENT_CEILING_PROPERTY } from '../core/protocol/content-ceiling.js';
 export type { ContentLease } from '../core/protocol/content-budget.js';
+export { statusForCode } from '../core/protocol/http-status.js';
+export { agentString, baseHeaders, headersToMetadata, canonicalHeaderName, firstHeader } from '../core/protocol/http-headers.js';
 export { AddressPolicy, bareHost, isAddressDenied, ADDRESS_PRESETS } from '../core/protocol/address-policy.js';
 export { RobotRulesParser, RobotRulesSet, parseRobotsTxt, robotsAgentNames, ROBOTS_MAX_BYTES, type RobotsFetch, type RobotsResponse } from '../core/protocol/robots/index.js';
 export type { Parser, ParseContext, ParsePluginsMapping } from '../core/extension-points/parser.js';

@@ -1,8 +1,9 @@
 /**
- * Protocol — combine rule: FIRST MATCH by selection, not by trying. The protocol for a URL is
- * `host-protocol-mapping` (exact host, then its parent domains), then a `protocol:<scheme>` mapping in
- * the same property, then the first extension (by id) whose `protocolName` parameter lists the scheme.
- * Otherwise NUTCH_PROTOCOL_NOT_FOUND.
+ * Protocol — combine rule: FIRST MATCH by selection, not by trying. The protocol for a URL is a
+ * `url:<regex>=<extension-id>` entry of `host-protocol-mapping` whose regex finds a match in the URL
+ * (nutch-ts: render only some pages of a host with a browser), then the host mapping (exact host, then
+ * its parent domains), then a `protocol:<scheme>` mapping in the same property, then the first extension
+ * (by id) whose `protocolName` parameter lists the scheme. Otherwise NUTCH_PROTOCOL_NOT_FOUND.
  */
 import { NutchError } from '../errors.js';
 import type { CrawlDatum } from '../model/crawl-datum.js';
@@ -40,10 +41,25 @@ export interface ProtocolCandidate {
 export class ProtocolFactory {
   private readonly hostMapping = new Map<string, string>();
   private readonly schemeMapping = new Map<string, string>();
+  private readonly urlMapping: { regex: RegExp; id: string }[] = [];
 
-  /** @param mapping `host-protocol-mapping` entries: "host:extension-id" or "protocol:scheme:extension-id". */
+  /** @param mapping `host-protocol-mapping` entries: "host:extension-id", "protocol:scheme:extension-id" or "url:regex=extension-id". */
   constructor(private readonly candidates: readonly ProtocolCandidate[], mapping: readonly string[] = []) {
     for (const entry of mapping) {
+      if (entry.startsWith('url:')) {
+        // extension ids hold no '=', so the last one separates the regex from the id
+        const eq = entry.lastIndexOf('=');
+        const source = entry.slice(4, eq);
+        if (eq < 0 || !source || eq === entry.length - 1) throw new NutchError('NUTCH_CONFIG_INVALID_VALUE', `Invalid value for property "host-protocol-mapping": entry ${JSON.stringify(entry)} is not url:<regex>=<extension-id>.`, { property: 'host-protocol-mapping' });
+        let regex: RegExp;
+        try {
+          regex = new RegExp(source);
+        } catch (err) {
+          throw new NutchError('NUTCH_CONFIG_INVALID_VALUE', `Invalid value for property "host-protocol-mapping": entry ${JSON.stringify(entry)}: ${(err as Error).message}.`, { property: 'host-protocol-mapping' });
+        }
+        this.urlMapping.push({ regex, id: entry.slice(eq + 1) });
+        continue;
+      }
       // The extension id may itself hold a colon (`<plugin>:<name>`), so split at the first separator only.
       const scheme = /^protocol[:=]([a-z][a-z0-9+.-]*)[:=](.+)$/i.exec(entry);
       const host = /^([^:=]+)[:=](.+)$/.exec(entry);
@@ -57,7 +73,7 @@ export class ProtocolFactory {
 
   /** Every extension id the mapping names (the chains warn about those that are not active). */
   mappingTargets(): string[] {
-    return [...new Set([...this.hostMapping.values(), ...this.schemeMapping.values()])];
+    return [...new Set([...this.urlMapping.map((m) => m.id), ...this.hostMapping.values(), ...this.schemeMapping.values()])];
   }
 
   /** The candidate that serves the URL, without instantiating it. */
@@ -70,6 +86,7 @@ export class ProtocolFactory {
     }
     const scheme = parsed.protocol.slice(0, -1).toLowerCase();
     const byId = (id: string) => this.candidates.find((c) => c.extensionId === id);
+    for (const m of this.urlMapping) if (byId(m.id) && m.regex.test(url)) return byId(m.id)!;
     let host = parsed.hostname.toLowerCase();
     while (host) {
       const id = this.hostMapping.get(host);

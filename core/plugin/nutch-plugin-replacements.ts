@@ -21,9 +21,9 @@ const rows: NutchPluginReplacement[] = [
   // Protocols
   { id: 'protocol-httpclient', javaPackage: 'org.apache.nutch.protocol.httpclient', activate: ['protocol-http'], advice: 'protocol-http fetches HTTP and HTTPS in its place' },
   { id: 'protocol-okhttp', javaPackage: 'org.apache.nutch.protocol.okhttp', activate: ['protocol-http'], advice: 'protocol-http does its job (it also answers to org.apache.nutch.protocol.okhttp.OkHttp)' },
-  { id: 'protocol-selenium', javaPackage: 'org.apache.nutch.protocol.selenium', activate: ['protocol-http'], advice: 'no browser rendering; protocol-http fetches the page as served' },
-  { id: 'protocol-interactiveselenium', javaPackage: 'org.apache.nutch.protocol.interactiveselenium', activate: ['protocol-http'], advice: 'no browser rendering; protocol-http fetches the page as served' },
-  { id: 'protocol-htmlunit', javaPackage: 'org.apache.nutch.protocol.htmlunit', activate: ['protocol-http'], advice: 'no browser rendering; protocol-http fetches the page as served' },
+  { id: 'protocol-selenium', javaPackage: 'org.apache.nutch.protocol.selenium', activate: ['protocol-playwright'], advice: 'protocol-playwright renders pages in headless Chromium (playwright.* properties; the selenium.* / htmlunit.* ones are not read)' },
+  { id: 'protocol-interactiveselenium', javaPackage: 'org.apache.nutch.protocol.interactiveselenium', activate: ['protocol-playwright'], advice: 'protocol-playwright renders pages in headless Chromium (playwright.* properties; the selenium.* / htmlunit.* ones are not read)' },
+  { id: 'protocol-htmlunit', javaPackage: 'org.apache.nutch.protocol.htmlunit', activate: ['protocol-playwright'], advice: 'protocol-playwright renders pages in headless Chromium (playwright.* properties; the selenium.* / htmlunit.* ones are not read)' },
   { id: 'protocol-ftp', javaPackage: 'org.apache.nutch.protocol.ftp', advice: 'FTP is not supported; protocol-http and protocol-file are' },
   { id: 'protocol-smb', javaPackage: 'org.apache.nutch.protocol.smb', advice: 'SMB is not supported; mount the share and use protocol-file' },
   { id: 'protocol-foo', javaPackage: 'org.apache.nutch.protocol.foo', advice: 'an example plugin of Nutch; see docs/plugins.md to write a Protocol' },

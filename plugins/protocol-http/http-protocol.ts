@@ -7,12 +7,10 @@
  */
 import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
 import {
-  AddressPolicy, ContentMeta, ProtocolStatusCode, RobotRulesParser, bareHost, isAddressDenied, createContent, effectiveContentLimit, protocolStatus,
+  AddressPolicy, ContentMeta, statusForCode, baseHeaders, canonicalHeaderName, firstHeader, headersToMetadata, ProtocolStatusCode, RobotRulesParser, bareHost, isAddressDenied, createContent, effectiveContentLimit, protocolStatus,
   type ContentLease, type CrawlDatum, type PluginContext, type Protocol, type ProtocolOutput, type RobotRules, type RobotsFetch, type Configuration, type Logger,
 } from '../../sdk/plugin.js';
-import { baseHeaders, canonicalHeaderName, firstHeader, headersToMetadata } from './http-headers.js';
 import { readBody } from './body-reader.js';
-import { statusForCode } from './status-mapping.js';
 import { guardedConnector } from './guarded-connector.js';
 import { isIP } from 'node:net';
 import { sniffContentType } from './content-type.js';

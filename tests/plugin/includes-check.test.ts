@@ -31,8 +31,9 @@ test('a Nutch plugin with a stand-in (protocol-selenium): warned once, the stand
   const ctx = fixtureContext(t, { includeBuiltins: true, config: { 'plugin.includes': 'protocol-selenium|parse-html' } });
   const warnings = logged(ctx).filter((m) => m.startsWith('plugin.includes'));
   assert.equal(warnings.length, 1, warnings.join('\n'));
-  assert.match(warnings[0]!, /^plugin\.includes \(set by createNutch\(\) config\): "protocol-selenium" matches no plugin\. It is a plugin of Apache Nutch that nutch-ts does not have: .*Activated in its place: protocol-http\./);
-  assert.equal(describeActivation(ctx.plugins.activation.get('protocol-http')!), "active: in place of Nutch's protocol-selenium (named by plugin.includes)");
+  assert.match(warnings[0]!, /^plugin\.includes \(set by createNutch\(\) config\): "protocol-selenium" matches no plugin\. It is a plugin of Apache Nutch that nutch-ts does not have: protocol-playwright renders pages in headless Chromium.*Activated in its place: protocol-playwright\./);
+  assert.equal(describeActivation(ctx.plugins.activation.get('protocol-playwright')!), "active: in place of Nutch's protocol-selenium (named by plugin.includes)");
+  assert.equal(ctx.plugins.isActive('protocol-http'), false);
 });
 
 test('a typo names the closest ids; lib-* and protocol-httpclient get their advice; plugin.excludes still wins over a stand-in', (t) => {

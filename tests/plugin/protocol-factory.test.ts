@@ -57,3 +57,20 @@ test('selecting a protocol does not instantiate it; getProtocol does, once', asy
   assert.equal(p1, p2);
   assert.deepEqual([...ctx.plugins.startedPlugins()], ['fx-proto-web']);
 });
+
+test('host-protocol-mapping url:<regex>=<extension-id>: checked before the host mapping; bad entries name the property', (t) => {
+  const ctx = fixtureContext(t, {
+    pluginFolders: [pluginFixture('protocols')],
+    config: {
+      'plugin.includes': 'fx-proto-.*',
+      'host-protocol-mapping': ['url:^https?://www\\.example\\.com/app/=fx-proto-file', 'url:[?&]render=1(&|$)=fx-proto-alt', 'www.example.com:fx-proto-web'],
+    },
+  });
+  const f = ctx.extensions.protocolFactory();
+  assert.equal(f.select('http://www.example.com/app/x').extensionId, 'fx-proto-file', 'the url regex wins over the exact host');
+  assert.equal(f.select('http://www.example.com/other').extensionId, 'fx-proto-web');
+  assert.equal(f.select('http://a.org/p?render=1').extensionId, 'fx-proto-alt', 'the last = separates the id');
+  for (const [entry, reason] of [['url:=fx-proto-web', /is not url:<regex>=<extension-id>/], ['url:abc', /is not url:<regex>=<extension-id>/], ['url:(unclosed=fx-proto-web', /Invalid regular expression/]] as const) {
+    assert.throws(() => new ProtocolFactory([], [entry]), (e: { code: string; message: string }) => e.code === 'NUTCH_CONFIG_INVALID_VALUE' && /"host-protocol-mapping"/.test(e.message) && reason.test(e.message));
+  }
+});

@@ -143,7 +143,7 @@ test('protocol-http: robots.txt from the test web, cached', async (t) => {
 
 test('protocol-http: Retry-After as seconds or HTTP date; agent string as Nutch', async () => {
   const { parseRetryAfter } = await import('../../plugins/protocol-http/http-protocol.js');
-  const { agentString } = await import('../../plugins/protocol-http/http-headers.js');
+  const { agentString } = await import('../../core/protocol/http-headers.js');
   const now = Date.UTC(2024, 0, 1, 12, 0, 0);
   assert.equal(parseRetryAfter('120', now), 120_000);
   assert.equal(parseRetryAfter('Mon, 01 Jan 2024 12:00:30 GMT', now), 30_000);

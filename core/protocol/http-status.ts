@@ -1,10 +1,10 @@
 /**
- * HTTP response code -> ProtocolStatus, as Nutch's HttpBase.getProtocolOutput: 200 success (nutch-ts
- * takes every 2xx), 304 not modified, 3xx redirects (301/305/308/other MOVED, 302/303/307 TEMP_MOVED,
+ * HTTP response code -> ProtocolStatus, for every HTTP protocol (protocol-http, protocol-playwright),
+ * as Nutch's HttpBase.getProtocolOutput: 200 success (nutch-ts takes every 2xx), 304 not modified, 3xx redirects (301/305/308/other MOVED, 302/303/307 TEMP_MOVED,
  * with the absolute target as argument), 400 and 410 GONE, 401 ACCESS_DENIED, 404 NOTFOUND,
  * everything else EXCEPTION with the code in the message (the fetcher retries those).
  */
-import { ProtocolStatusCode, protocolStatus, type ProtocolStatus } from '../../sdk/plugin.js';
+import { ProtocolStatusCode, protocolStatus, type ProtocolStatus } from '../model/protocol-status.js';
 
 export function statusForCode(code: number, url: string, location: string | undefined): ProtocolStatus {
   if (code >= 200 && code < 300) return protocolStatus(ProtocolStatusCode.SUCCESS);

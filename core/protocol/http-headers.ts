@@ -1,5 +1,5 @@
-/** Request headers from the http.* properties, as Nutch's HttpBase builds them. */
-import type { Configuration } from '../../sdk/plugin.js';
+/** HTTP headers for every HTTP protocol: request headers from the http.* properties, as Nutch's HttpBase builds them, and response headers as Content metadata. */
+import type { Configuration } from '../config/configuration.js';
 
 /** Nutch's agent string: `name/version (description; url; email)`. */
 export function agentString(conf: Configuration): string {
