@@ -17,6 +17,7 @@ import { index } from './index/index.js';
 import { clean } from './clean/clean.js';
 import { search } from './search/search.js';
 import { sitemap } from './sitemap/sitemap-processor.js';
+import { updateHostDb } from './hostdb/update-hostdb.js';
 
 /**
  * Fetch, with the inline parse wired when fetcher.parse is true, unless `inlineParse: false` (the crawl
@@ -39,6 +40,7 @@ export async function fetchStage(ctx: NutchContext, args: FetchArgs & { inlinePa
 export const defaultStages: CrawlStages & { search: typeof search } = {
   inject,
   sitemap,
+  updatehostdb: updateHostDb,
   generate: generateSegments,
   fetch: fetchStage,
   parse,

@@ -11,9 +11,11 @@ type Stage<A> = (ctx: NutchContext, args: A, opts: StageOptions) => Promise<Coun
 export interface CrawlStages {
   inject: Stage<{ crawlDb: string; urlDir: string }>;
   /** bin/crawl -sm: the sitemaps of a -sitemapUrls directory merged into the CrawlDb before round 1. */
-  sitemap?: Stage<{ crawlDb: string; sitemapUrls: string; threads?: number }>;
+  sitemap?: Stage<{ crawlDb: string; sitemapUrls?: string; hosts?: AsyncIterable<string>; threads?: number }>;
+  /** bin/crawl --hostdbupdate: the HostDb rebuilt from the CrawlDb at the start of each round. */
+  updatehostdb?: Stage<{ hostDb: string; crawlDb: string }>;
   /** Generate also says which segments it created (Nutch's bin/crawl lists the segments dir instead). */
-  generate: (ctx: NutchContext, args: { crawlDb: string; segmentsDir: string; topN?: number; numFetchers?: number; noFilter?: boolean }, opts: StageOptions) => Promise<GenerateResult>;
+  generate: (ctx: NutchContext, args: { crawlDb: string; segmentsDir: string; topN?: number; numFetchers?: number; noFilter?: boolean; hostDb?: string }, opts: StageOptions) => Promise<GenerateResult>;
   /** `inlineParse: false` turns fetcher.parse off for this fetch (a resumed fetch; parse follows). */
   fetch: Stage<{ segment: string; threads?: number; inlineParse?: boolean }>;
   parse: Stage<{ segment: string; force?: boolean }>;

@@ -21,6 +21,7 @@ import type { CrawlStages } from './crawl-stages.js';
 import { readSegmentState, resumePoint, type SegmentResumePoint } from './segment-state.js';
 import { crawlDbSummary } from './crawldb-summary.js';
 import { sleep } from '../abortable-sleep.js';
+import { sitemapHostsOf } from '../hostdb/sitemap-hosts.js';
 
 export interface CrawlArgs {
   crawlDir: string;
@@ -44,6 +45,12 @@ export interface CrawlArgs {
   dedupGroup?: 'none' | 'host' | 'domain';
   /** When generate selects nothing, wait this long and retry instead of stopping (bin/crawl -w). */
   waitMs?: number;
+  /** bin/crawl --hostdbupdate: updatehostdb -crawldb into <crawl>/hostdb at the start of each round. */
+  hostDbUpdate?: boolean;
+  /** bin/crawl --hostdbgenerate: generate -hostdb <crawl>/hostdb (once the HostDb exists). */
+  hostDbGenerate?: boolean;
+  /** bin/crawl --sitemaps-from-hostdb: read the HostDb hosts' sitemaps in round 1 (once) or every round (always). */
+  sitemapsFromHostDb?: 'never' | 'once' | 'always';
 }
 
 export interface CrawlLoopOptions extends StageOptions {
@@ -55,7 +62,7 @@ export interface CrawlLoopOptions extends StageOptions {
 export const CRAWL_DEFAULTS = { sizeFetchlist: 50_000, timeLimitFetch: 180, numThreads: 50, numFetchers: 1, dedupGroup: 'none' as const };
 
 /** The stages of a round in order; `stopped.in.<stage>` in the summary names the one a stop hit. */
-export const ROUND_STAGES: readonly StageName[] = ['generate', 'fetch', 'parse', 'updatedb', 'invertlinks', 'dedup', 'index', 'clean'];
+export const ROUND_STAGES: readonly StageName[] = ['updatehostdb', 'sitemap', 'generate', 'fetch', 'parse', 'updatedb', 'invertlinks', 'dedup', 'index', 'clean'];
 
 /**
  * Summary counters: `rounds`; `<stage>.<counter>` summed over the rounds (deltas: pages fetched, URLs
@@ -130,6 +137,25 @@ export async function crawl(ctx: NutchContext, stages: CrawlStages, args: CrawlA
       return !signal?.aborted;
     };
 
+    /** Runs --hostdbupdate and --sitemaps-from-hostdb for a round; true when the HostDb exists afterwards. */
+    const roundStartHostDb = async (round: number): Promise<boolean> => {
+      if (args.hostDbUpdate && (await storeExists(ctx, 'crawldb', layout.crawlDb))) {
+        if (!stages.updatehostdb) throw new NutchError('NUTCH_USAGE', 'crawl --hostdbupdate: the stage table has no updatehostdb stage.');
+        await run('updatehostdb', stages.updatehostdb, { hostDb: layout.hostDb, crawlDb: layout.crawlDb }, round);
+        if (signal?.aborted) return false;
+      }
+      const exists = await storeExists(ctx, 'hostdb', layout.hostDb);
+      const freq = args.sitemapsFromHostDb ?? 'never';
+      if (exists && (freq === 'always' || (freq === 'once' && round === 1))) {
+        if (!stages.sitemap) throw new NutchError('NUTCH_USAGE', 'crawl --sitemaps-from-hostdb: the stage table has no sitemap stage.');
+        await run('sitemap', stages.sitemap, { crawlDb: layout.crawlDb, hosts: await sitemapHostsOf(ctx.storage, layout.hostDb), threads }, round);
+      }
+      if (!exists && (args.hostDbGenerate || freq !== 'never')) {
+        ctx.log.warn(`crawl: HostDb ${layout.hostDb} does not exist yet; round ${round} runs without it (--hostdbupdate builds it)`);
+      }
+      return exists;
+    };
+
     let resume = await unfinishedSegment(ctx, layout.crawlDb, layout.segmentsDir);
     for (let round = 1; args.rounds < 0 || round <= args.rounds; round++) {
       if (signal?.aborted) break;
@@ -144,6 +170,9 @@ export async function crawl(ctx: NutchContext, stages: CrawlStages, args: CrawlA
         count(summary, `resumed.${resume.from}`);
         segments = [resume.segment];
       } else {
+        // as bin/crawl: the HostDb and its hosts' sitemaps before each round's generate
+        const hostDbReady = await roundStartHostDb(round);
+        if (signal?.aborted) break;
         await run('generate', async (c, a: Parameters<CrawlStages['generate']>[1], o) => {
           const generated = await stages.generate(c, a, o);
           segments = generated.segments;
@@ -154,6 +183,7 @@ export async function crawl(ctx: NutchContext, stages: CrawlStages, args: CrawlA
           topN: args.sizeFetchlist ?? CRAWL_DEFAULTS.sizeFetchlist,
           numFetchers: args.numFetchers ?? CRAWL_DEFAULTS.numFetchers,
           noFilter: true,
+          ...(args.hostDbGenerate && hostDbReady ? { hostDb: layout.hostDb } : {}),
         }, round);
         if (signal?.aborted) break;
       }
@@ -231,6 +261,15 @@ function resumeStages(from: SegmentResumePoint, index: boolean): string {
   if (from === 'fetch') return ['resumed fetch', 'parse', ...rest].join(', ');
   if (from === 'parse') return ['parse', ...rest].join(', ');
   return rest.join(', ');
+}
+
+async function storeExists(ctx: NutchContext, kind: 'crawldb' | 'hostdb', path: string): Promise<boolean> {
+  const store = kind === 'crawldb' ? await ctx.storage.openCrawlDb(path) : await ctx.storage.openHostDb(path);
+  try {
+    return await store.exists();
+  } finally {
+    await store.close();
+  }
 }
 
 /** The newest segment when a stopped crawl left it unfinished, with the stage to resume at. */

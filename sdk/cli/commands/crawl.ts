@@ -27,6 +27,9 @@ const usage = `Usage: nutch crawl [options] <crawl_dir> <num_rounds>
   --size-fetchlist <n>       URLs per round (default ${CRAWL_DEFAULTS.sizeFetchlist})
   --time-limit-fetch <mins>  fetch time limit per round (default ${CRAWL_DEFAULTS.timeLimitFetch})
   --dedup-group <none|host|domain>  dedup grouping (default none)
+  --hostdbupdate             update <crawl_dir>/hostdb from the CrawlDb at the start of each round (nutch updatehostdb)
+  --hostdbgenerate           generate with -hostdb <crawl_dir>/hostdb (generate.max.count.expr, generate.fetch.delay.expr)
+  --sitemaps-from-hostdb <never|always|once>  read the sitemaps of the HostDb's hosts before generate (default never)
   --num-tasks <n>            accepted for bin/crawl compatibility; ignored (Hadoop reduce tasks; nutch-ts runs in one process)
   -h|--help                  print this help
   <num_rounds>               rounds to run; -1 = until nothing to generate or <crawl_dir>/.STOP exists`;
@@ -50,10 +53,9 @@ export const crawlCommand: Command = {
     const group = args.values.get('--dedup-group');
     if (group !== undefined && !['none', 'host', 'domain'].includes(group)) throw new NutchError('NUTCH_USAGE', `--dedup-group must be none, host or domain.\n${usage}`);
 
-    for (const hostDbOption of ['--hostdbupdate', '--hostdbgenerate', '--sitemaps-from-hostdb']) {
-      if (args.flags.has(hostDbOption) || args.values.has(hostDbOption)) {
-        throw new NutchError('NUTCH_USAGE', `crawl ${hostDbOption}: not available in nutch-ts: the HostDb (updatehostdb, readhostdb, generate -hostdb) is not built; -sm <sitemap_dir> or \`nutch sitemap <crawldb>\` (the sitemaps of every host in the CrawlDb) read sitemaps without it.`);
-      }
+    const sitemapsFromHostDb = args.values.get('--sitemaps-from-hostdb');
+    if (sitemapsFromHostDb !== undefined && !['never', 'always', 'once'].includes(sitemapsFromHostDb)) {
+      throw new NutchError('NUTCH_USAGE', `--sitemaps-from-hostdb must be never, always or once, got ${JSON.stringify(sitemapsFromHostDb)}.\n${usage}`);
     }
     const numTasks = args.values.has('--num-tasks') ? intOption(args, '--num-tasks', 0, usage) : undefined;
     if (numTasks !== undefined && numTasks < 1) throw new NutchError('NUTCH_USAGE', `--num-tasks must be a positive integer, got ${numTasks}.\n${usage}`);
@@ -77,6 +79,9 @@ export const crawlCommand: Command = {
         timeLimitFetch: intOption(args, '--time-limit-fetch', CRAWL_DEFAULTS.timeLimitFetch, usage),
         dedupGroup: group as 'none' | 'host' | 'domain' | undefined,
         waitMs,
+        hostDbUpdate: args.flags.has('--hostdbupdate'),
+        hostDbGenerate: args.flags.has('--hostdbgenerate'),
+        sitemapsFromHostDb: sitemapsFromHostDb as 'never' | 'always' | 'once' | undefined,
       }, { signal: io.signal, onProgress: (e) => { display(e); recorder.onProgress(e); }, collectGarbage: exposeGc() });
       io.stdout.write(formatSummary(summary, Date.now() - started, recorder.list(), `${crawlDir.replace(/\/+$/, '')}/crawldb`));
       if (io.signal.aborted) return ExitCode.INTERRUPTED;
