@@ -38,6 +38,8 @@ export default defineConfig({
   external: ['better-sqlite3'],
   banner: ({ format }) => (format === 'esm' ? { js: '' } : {}),
   onSuccess: async () => {
+    // nutch server's page and script are served as files (sdk/server/dashboard-assets.ts)
+    cpSync(join('sdk', 'server', 'dashboard'), join('dist', 'dashboard'), { recursive: true });
     for (const id of pluginIds) {
       cpSync(join('plugins', id, 'plugin.json'), join('dist', 'plugins', id, 'plugin.json'));
       for (const f of readdirSync(join('plugins', id))) {

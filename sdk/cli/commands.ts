@@ -35,6 +35,7 @@ import { convertConfCommand } from './commands/convert-conf.js';
 import { workerCommand } from './commands/worker.js';
 import { updatehostdbCommand } from './commands/updatehostdb.js';
 import { readhostdbCommand } from './commands/readhostdb.js';
+import { serverCommand } from './commands/server.js';
 
 export const commands: Command[] = [
   injectCommand,
@@ -72,4 +73,5 @@ export const commands: Command[] = [
   workerCommand,
   updatehostdbCommand,
   readhostdbCommand,
+  serverCommand,
 ];

@@ -15,5 +15,5 @@ export const unavailableCommands: Record<string, string> = {
   scoreupdater: 'the WebGraph/LinkRank family is not built: scores are updated by the scoring plugins during updatedb',
   nodedumper: 'the WebGraph/LinkRank family is not built: `nutch readdb <crawldb> -topN <n> <out>` lists the top-scoring URLs',
   junit: 'nutch-ts has no Java tests: run `npm test` in a checkout of nutch-ts',
-  startserver: 'the Nutch REST server is not built: embed nutch-ts with createNutch() (see docs/embedding.md) in your own server',
+  startserver: 'use `nutch server` (the same -host and -port; a JSON API and a crawl dashboard, not Nutch\'s REST API — see docs/server.md), or embed nutch-ts with createNutch() (docs/embedding.md) in your own server',
 };
