@@ -123,6 +123,13 @@ test('updatehostdb -checkNew / -checkFailed: DNS failures counted, a host failin
   const left = await spawnNutch(['readhostdb', 'crawl/hostdb', 'left', '-dumpHostnames'], { cwd, env });
   assert.equal(left.code, 0, left.stderr);
   assert.deepEqual(lines(join(cwd, 'left', 'part-00000')), [webHost, 'known.test']);
+
+  // -filter: hosts go through the URL filters as http://<host>/; a rejected host leaves the HostDb
+  writeFile(join(cwd, 'regex-urlfilter.txt'), '-^http://known\\.test/\n+.\n');
+  const filtered = await spawnNutch(['updatehostdb', '-hostdb', 'crawl/hostdb', '-filter'], { cwd, env });
+  assert.equal(filtered.code, 0, filtered.stderr);
+  assert.match(filtered.stdout, /filtered_records=1\b/);
+  assert.match(filtered.stdout, /total_hosts=1\b/);
 });
 
 test('readhostdb of a missing HostDb names it and says how to build it', async (t) => {
