@@ -14,8 +14,8 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { startTestWebProcess } from './lib/test-web-process.js';
 import { createContext } from '../core/crawl/context.js';
 import { createConsoleLogger } from '../core/log.js';
-import { fetch } from '../core/crawl/fetch/index.js';
-import { InlineParse } from '../core/crawl/parse/index.js';
+import { fetch } from '../core/crawl/fetch/fetcher.js';
+import { InlineParse } from '../core/crawl/parse/inline-parse.js';
 import { createCrawlDatum, CrawlStatus } from '../core/model/crawl-datum.js';
 
 interface RunSpec {

@@ -1,7 +1,7 @@
 /** Child process for the crash test: fetches a segment, printing one line per page written. */
 import { createContext } from '../../core/crawl/context.js';
 import { silentLogger } from '../../core/log.js';
-import { fetch } from '../../core/crawl/fetch/index.js';
+import { fetch } from '../../core/crawl/fetch/fetcher.js';
 
 const [segment, confDir, definesJson] = process.argv.slice(2);
 const ctx = createContext({ includeBuiltins: true, cwd: confDir, root: confDir, env: { NUTCH_CONF_DIR: confDir }, logger: silentLogger, defines: JSON.parse(definesJson!) });

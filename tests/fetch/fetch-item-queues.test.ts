@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FetchItemQueues, createFetchItem, queueIdOf, parseQueueMode } from '../../core/crawl/fetch/index.js';
-import { fetchStatusFor } from '../../core/crawl/fetch/index.js';
+import { FetchItemQueues } from '../../core/crawl/fetch/fetch-item-queues.js';
+import { createFetchItem, queueIdOf, parseQueueMode } from '../../core/crawl/fetch/fetch-item.js';
+import { fetchStatusFor } from '../../core/crawl/fetch/status-mapping.js';
 import { createCrawlDatum, CrawlStatus, statusName } from '../../core/model/crawl-datum.js';
 import { ProtocolStatusCode } from '../../core/model/protocol-status.js';
 import { createTestContext } from '../../sdk/testing.js';

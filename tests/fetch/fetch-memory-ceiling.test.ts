@@ -54,7 +54,7 @@ const reportRss = pathToFileURL(fileURLToPath(new URL('../helpers/report-max-rss
 }
 
 test('http.content.limit=1 GiB is capped by the ceiling too', async (t) => {
-  const { fetch } = await import('../../core/crawl/fetch/index.js');
+  const { fetch } = await import('../../core/crawl/fetch/fetcher.js');
   const web = await startTestWeb({ hosts: 2, pagesPerHost: 1, linksPerPage: 1 });
   t.after(() => web.close());
   const ctx = fetchContext(t, { 'http.content.limit': String(1024 * MiB), 'fetcher.content.ceiling': String(4 * MiB) });
@@ -71,7 +71,7 @@ test('http.content.limit=1 GiB is capped by the ceiling too', async (t) => {
 });
 
 test('http.time.limit stops a never-ending body even with http.content.limit=-1; the page is kept, flagged TIME', async (t) => {
-  const { fetch } = await import('../../core/crawl/fetch/index.js');
+  const { fetch } = await import('../../core/crawl/fetch/fetcher.js');
   const web = await startTestWeb({ hosts: 1, pagesPerHost: 1, linksPerPage: 1 });
   t.after(() => web.close());
   const ctx = fetchContext(t, { 'http.content.limit': '-1', 'http.time.limit': '1' });
@@ -84,7 +84,7 @@ test('http.time.limit stops a never-ending body even with http.content.limit=-1;
 });
 
 test('a segment write that fails stops the fetch with a storage error, not a protocol failure; a re-run resumes', async (t) => {
-  const { fetch } = await import('../../core/crawl/fetch/index.js');
+  const { fetch } = await import('../../core/crawl/fetch/fetcher.js');
   const { mkdirSync, rmSync, readdirSync } = await import('node:fs');
   const { join } = await import('node:path');
   const web = await startTestWeb({ hosts: 1, pagesPerHost: 4, linksPerPage: 1 });
@@ -115,7 +115,7 @@ test('a segment write that fails stops the fetch with a storage error, not a pro
 });
 
 test('fetcher.content.budget bounds the bytes held by all in-flight responses; a refused response is retried, not truncated', async (t) => {
-  const { fetch } = await import('../../core/crawl/fetch/index.js');
+  const { fetch } = await import('../../core/crawl/fetch/fetcher.js');
   const hosts = 6;
   const web = await startTestWeb({ hosts, pagesPerHost: 1, linksPerPage: 1 });
   t.after(() => web.close());

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestWeb, type RequestRecord } from '../web/test-web.js';
-import { fetch } from '../../core/crawl/fetch/index.js';
+import { fetch } from '../../core/crawl/fetch/fetcher.js';
 import { fetchContext, generateSegment, readPart } from './fetch-helpers.js';
 
 const pages = (log: RequestRecord[] | undefined) => (log ?? []).filter((r) => r.path !== '/robots.txt');

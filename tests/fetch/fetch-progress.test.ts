@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestWeb } from '../web/test-web.js';
-import { fetch } from '../../core/crawl/fetch/index.js';
+import { fetch } from '../../core/crawl/fetch/fetcher.js';
 import type { ProgressEvent } from '../../core/crawl/progress.js';
 import { fetchContext, generateSegment } from './fetch-helpers.js';
 

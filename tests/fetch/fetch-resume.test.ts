@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { startTestWeb } from '../web/test-web.js';
-import { fetch } from '../../core/crawl/fetch/index.js';
+import { fetch } from '../../core/crawl/fetch/fetcher.js';
 import { fetchContext, generateSegment, readPart } from './fetch-helpers.js';
 import { tempDir } from '../helpers/temp-dir.js';
 

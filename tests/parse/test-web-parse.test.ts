@@ -9,8 +9,9 @@ import { join } from 'node:path';
 import { fixtureContext, type TestNutchContext } from '../helpers/context.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { startTestWeb, type TestWeb } from '../web/test-web.js';
-import { fetch } from '../../core/crawl/fetch/index.js';
-import { parse, InlineParse } from '../../core/crawl/parse/index.js';
+import { fetch } from '../../core/crawl/fetch/fetcher.js';
+import { parse } from '../../core/crawl/parse/parse-segment.js';
+import { InlineParse } from '../../core/crawl/parse/inline-parse.js';
 import { CrawlStatus, createCrawlDatum } from '../../core/model/crawl-datum.js';
 import type { ParseData } from '../../core/model/parse.js';
 

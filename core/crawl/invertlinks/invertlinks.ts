@@ -17,7 +17,7 @@ import { StageRun, formatCounters } from '../stage-run.js';
 import { selectSegmentParts, type SegmentInput } from '../segment-parts.js';
 import { normalizeThenFilter, type UrlRewrite } from '../../extension-points/normalize-then-filter.js';
 import { yieldToEventLoop } from '../../storage/yield.js';
-import { InlinkStaging } from './inlink-staging.js';
+import { InlinkSort } from './inlink-sort.js';
 
 export interface InvertLinksArgs {
   linkDb: string;
@@ -59,7 +59,7 @@ export async function invertlinks(ctx: NutchContext, args: InvertLinksArgs, opts
     return finish();
   }
   const linkDb = await ctx.storage.openLinkDb(args.linkDb);
-  const staging = new InlinkStaging();
+  const staging = new InlinkSort();
   try {
     await run.inSession(() => linkDb.beginUpdate({ force: args.force }), async (session) => {
       await invertOutlinks(run, inputs, rewrite, staging, settings);
@@ -73,7 +73,7 @@ export async function invertlinks(ctx: NutchContext, args: InvertLinksArgs, opts
 }
 
 /** 1. Every outlink of every parse becomes an inlink of its target (LinkDb's mapper), staged by target. */
-async function invertOutlinks(run: StageRun, inputs: SegmentInput[], rewrite: UrlRewrite, staging: InlinkStaging, o: InvertSettings): Promise<void> {
+async function invertOutlinks(run: StageRun, inputs: SegmentInput[], rewrite: UrlRewrite, staging: InlinkSort, o: InvertSettings): Promise<void> {
   const { counters } = run;
   let batch: { toUrl: string; fromUrl: string; anchor: string }[] = [];
   for (const { segment } of inputs) {
@@ -113,7 +113,7 @@ async function invertOutlinks(run: StageRun, inputs: SegmentInput[], rewrite: Ur
 }
 
 /** 2. Merge, one target URL at a time, with what the LinkDb already holds (LinkDbMerger). */
-async function mergeIntoLinkDb(run: StageRun, linkDb: LinkDb, session: LinkDbUpdate, staging: InlinkStaging, o: InvertSettings): Promise<void> {
+async function mergeIntoLinkDb(run: StageRun, linkDb: LinkDb, session: LinkDbUpdate, staging: InlinkSort, o: InvertSettings): Promise<void> {
   const { counters } = run;
   let group: { url: string; links: Inlink[] }[] = [];
   let current: { url: string; links: Inlink[] } | null = null;

@@ -15,7 +15,7 @@ import { StageRun, formatCounters } from '../stage-run.js';
 import { selectSegmentParts, type SegmentInput } from '../segment-parts.js';
 import { normalizeThenFilter, type UrlRewrite } from '../../extension-points/normalize-then-filter.js';
 import { CrawlDbValues, reduceCrawlDatum, type CrawlDbReducerEnv } from './crawl-db-reducer.js';
-import { DROP_OLD, StagingTable } from './staging-table.js';
+import { DROP_OLD, CrawlDatumSort } from './crawl-datum-sort.js';
 import { compareUrls } from '../../storage/url-order.js';
 import { yieldToEventLoop } from '../../storage/yield.js';
 
@@ -91,7 +91,7 @@ export async function updatedb(ctx: NutchContext, args: UpdateDbArgs, opts: Stag
     return finish();
   }
   const db = await ctx.storage.openCrawlDb(args.crawlDb);
-  const staging = new StagingTable();
+  const staging = new CrawlDatumSort();
   try {
     await run.inSession(() => db.beginUpdate({ force: args.force }), async (session) => {
       await stageSegmentDatums(env, inputs, staging);
@@ -107,7 +107,7 @@ export async function updatedb(ctx: NutchContext, args: UpdateDbArgs, opts: Stag
 }
 
 /** 1. Stage the segments' datums (normalised and filtered when asked, as CrawlDbFilter maps them). */
-async function stageSegmentDatums({ run, batchSize, rewrite }: UpdateEnv, inputs: SegmentInput[], staging: StagingTable): Promise<void> {
+async function stageSegmentDatums({ run, batchSize, rewrite }: UpdateEnv, inputs: SegmentInput[], staging: CrawlDatumSort): Promise<void> {
   let staged = 0;
   for (const { segment, parts } of inputs) {
     for (const part of parts) {
@@ -137,7 +137,7 @@ async function stageSegmentDatums({ run, batchSize, rewrite }: UpdateEnv, inputs
  * 2. -normalize / -filter also apply to the CrawlDb's own entries: a renamed or rejected entry is
  *    dropped under its old key (and a renamed one staged under its new key).
  */
-async function stageRewrittenEntries({ run, batchSize, isPurgeable }: UpdateEnv, db: CrawlDb, staging: StagingTable, rewrite: UrlRewrite): Promise<void> {
+async function stageRewrittenEntries({ run, batchSize, isPurgeable }: UpdateEnv, db: CrawlDb, staging: CrawlDatumSort, rewrite: UrlRewrite): Promise<void> {
   let batch: { url: string; datum: CrawlDatum }[] = [];
   for await (const { url, value } of db.scan({ batchSize })) {
     if (isPurgeable(value)) continue; // purged in the merge
@@ -152,7 +152,7 @@ async function stageRewrittenEntries({ run, batchSize, isPurgeable }: UpdateEnv,
 }
 
 /** 3. Merge-join the sorted segment datums with the CrawlDb, URL by URL (CrawlDbReducer). */
-async function mergeWithCrawlDb(env: UpdateEnv, db: CrawlDb, session: CrawlDbUpdate, staging: StagingTable): Promise<void> {
+async function mergeWithCrawlDb(env: UpdateEnv, db: CrawlDb, session: CrawlDbUpdate, staging: CrawlDatumSort): Promise<void> {
   const { run, batchSize, purged } = env;
   const out: Keyed<CrawlDatum>[] = [];
   const dels: string[] = [];

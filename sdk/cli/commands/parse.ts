@@ -8,7 +8,7 @@ import { parseArgs } from '../args.js';
 import { cliContext } from '../context-from-args.js';
 import { ExitCode, type Command } from '../command.js';
 import { NutchError } from '../../../core/errors.js';
-import { parse } from '../../../core/crawl/parse/index.js';
+import { parse } from '../../../core/crawl/parse/parse-segment.js';
 import { createProgressDisplay } from '../progress-display.js';
 
 const usage = 'Usage: nutch parse [-D k=v ...] <segment> [-force] [-noFilter] [-noNormalize]';

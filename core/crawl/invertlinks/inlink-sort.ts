@@ -1,7 +1,7 @@
 /** invertlinks' staging of inverted links (toUrl, fromUrl, anchor): an ExternalSort by target URL. */
 import { ExternalSort } from '../../storage/external-sort.js';
 
-export class InlinkStaging {
+export class InlinkSort {
   private readonly sort = new ExternalSort({ columns: 2 });
 
   get size(): number {

@@ -9,7 +9,7 @@ import { ExternalSort, type SortRow } from '../../storage/external-sort.js';
 /** A staged record with this status means: ignore the CrawlDb's datum for the URL (renamed or filtered). */
 export const DROP_OLD = 0;
 
-export class StagingTable {
+export class CrawlDatumSort {
   private readonly sort: ExternalSort;
 
   constructor(opts: { runSize?: number } = {}) {
