@@ -19,7 +19,7 @@ export interface ExtractedDocument {
   links: ExtractedLink[];
 }
 
-export type DocumentFailure = 'encrypted' | 'truncated' | 'invalid' | 'bomb' | 'unsupported';
+export type DocumentFailure = 'encrypted' | 'truncated' | 'invalid' | 'bomb' | 'unsupported' | 'no-text';
 
 export class DocumentError extends NutchError {
   constructor(message: string, readonly failure: DocumentFailure) {

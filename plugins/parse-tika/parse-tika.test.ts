@@ -134,6 +134,7 @@ test('parse-tika: PDF dates become ISO 8601', () => {
 const docx = buildDocx(spec('docx'));
 const bad: { name: string; bytes: Uint8Array; contentType: string; reason: RegExp; minor: number; failure: string }[] = [
   { name: 'encrypted PDF', bytes: buildPdf({ pages: [{ text: 'secret' }], encrypted: true }), contentType: 'application/pdf', reason: /encrypted and needs a password/, minor: ParseStatusMinor.FAILED_EXCEPTION, failure: 'encrypted' },
+  { name: 'PDF of scanned pages (images, no text)', bytes: buildPdf({ title: 'scans', pages: [{ text: '', imageBytes: 200_000 }, { text: '', imageBytes: 200_000 }] }), contentType: 'application/pdf', reason: /the PDF has 2 page\(s\) and no text: scanned or image-only \(0\.4 MB; parse-tika does not OCR\)/, minor: ParseStatusMinor.FAILED_EXCEPTION, failure: 'no-text' },
   { name: 'not a PDF at all', bytes: new TextEncoder().encode('%PDF-1.4\nnothing here'), contentType: 'application/pdf', reason: /PDF/, minor: ParseStatusMinor.FAILED_INVALID_FORMAT, failure: 'invalid' },
   { name: 'truncated DOCX', bytes: docx.subarray(0, Math.floor(docx.length / 2)), contentType: `${OOXML}.wordprocessingml.document`, reason: /truncated/, minor: ParseStatusMinor.FAILED_TRUNCATED, failure: 'truncated' },
   { name: 'zip bomb in a DOCX', bytes: buildZipBombDocx(24 << 20), contentType: `${OOXML}.wordprocessingml.document`, reason: /expands beyond tika\.zip\.max\.bytes/, minor: ParseStatusMinor.FAILED_EXCEPTION, failure: 'bomb' },

@@ -5,7 +5,8 @@
  * keywords), the catalog's /Lang, and URI link annotations as outlinks anchored by the text drawn
  * inside their rectangle. pdf.js never decodes images to read text, so a PDF of images costs its
  * bytes, not its pixels. A PDF that needs a user password, or that pdf.js cannot repair, is a
- * DocumentError. pdf.js is imported on the first PDF only: HTML-only workers never load it.
+ * DocumentError, and so is a PDF with pages but no text at all (scanned or image-only: nutch-ts does no
+ * OCR; Tika would give an empty success, which indexes nothing and hides the cause). pdf.js is imported on the first PDF only: HTML-only workers never load it.
  */
 import { DocumentBuilder, DocumentError, MetaKeys, type ExtractedDocument } from './document.js';
 import type { ExtractLimits } from './limits.js';
@@ -82,7 +83,9 @@ export async function extractPdf(bytes: Uint8Array, limits: ExtractLimits): Prom
       }
       page.cleanup();
     }
-    return doc.build();
+    const built = doc.build();
+    if (pdf.numPages > 0 && !built.text) throw new DocumentError(`the PDF has ${pdf.numPages} page(s) and no text: scanned or image-only (${(bytes.length / 1048576).toFixed(1)} MB; parse-tika does not OCR)`, 'no-text');
+    return built;
   } finally {
     await pdf.destroy().catch(() => {});
   }

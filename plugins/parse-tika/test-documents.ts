@@ -16,7 +16,8 @@ export interface PdfSpec {
   created?: string;
   modified?: string;
   language?: string;
-  pages: { text: string; links?: PdfLink[] }[];
+  /** `imageBytes`: a grey image of about that many bytes drawn over the page (a scanned page). */
+  pages: { text: string; links?: PdfLink[]; imageBytes?: number }[];
   /** An /Encrypt dictionary whose user password is not empty: readers must ask for a password. */
   encrypted?: boolean;
   /** Extra stream objects appended to the file (e.g. images), each `bytes` long. */
@@ -39,14 +40,20 @@ export function buildPdf(spec: PdfSpec): Uint8Array {
   const font = add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
   const pageIds: number[] = [];
   for (const page of spec.pages) {
-    const lines = page.text.split('\n');
-    const ops = ['BT', '/F1 12 Tf', '14 TL', '72 720 Td', ...lines.map((l) => `${pdfString(l)} '`), 'ET'].join('\n');
+    const lines = page.text ? page.text.split('\n') : [];
+    let image = 0;
+    if (page.imageBytes) {
+      const side = Math.max(1, Math.floor(Math.sqrt(page.imageBytes)));
+      const size = side * side;
+      image = add(Buffer.concat([latin1(`<< /Type /XObject /Subtype /Image /Width ${side} /Height ${side} /ColorSpace /DeviceGray /BitsPerComponent 8 /Length ${size} >>\nstream\n`), Buffer.alloc(size, 0x80 + (objects.length % 64)), latin1('\nendstream')]));
+    }
+    const ops = [...(image ? ['q 612 0 0 792 0 0 cm /Im1 Do Q'] : []), ...(lines.length ? ['BT', '/F1 12 Tf', '14 TL', '72 720 Td', ...lines.map((l) => `${pdfString(l)} '`), 'ET'] : [])].join('\n');
     const stream = add(`<< /Length ${Buffer.byteLength(ops, 'latin1')} >>\nstream\n${ops}\nendstream`);
     const annots = (page.links ?? []).map((l, i) => {
       const r = l.rect ?? [72, 600 - i * 20, 300, 615 - i * 20];
       return add(`<< /Type /Annot /Subtype /Link /Rect [${r.join(' ')}] /Border [0 0 0] /A << /S /URI /URI ${pdfString(l.uri)} >> >>`);
     });
-    pageIds.push(add(`<< /Type /Page /Parent ${pagesObj} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R >> >> /Contents ${stream} 0 R${annots.length ? ` /Annots [${annots.map((a) => `${a} 0 R`).join(' ')}]` : ''} >>`));
+    pageIds.push(add(`<< /Type /Page /Parent ${pagesObj} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R >>${image ? ` /XObject << /Im1 ${image} 0 R >>` : ''} >> /Contents ${stream} 0 R${annots.length ? ` /Annots [${annots.map((a) => `${a} 0 R`).join(' ')}]` : ''} >>`));
   }
   for (let i = 0; i < (spec.padding ?? 0); i++) {
     // An image XObject nobody draws: bulk that a text extractor must not decode.
