@@ -59,7 +59,6 @@ const rows: NutchPluginReplacement[] = [
   { id: 'urlnormalizer-ajax', javaPackage: 'org.apache.nutch.net.urlnormalizer.ajax', advice: 'not available (Google retired the AJAX crawling scheme)' },
   // Scoring
   { id: 'scoring-link', javaPackage: 'org.apache.nutch.scoring.link', advice: 'LinkRank (webgraph) is not available; scoring-opic scores pages' },
-  { id: 'scoring-depth', javaPackage: 'org.apache.nutch.scoring.depth', advice: 'not available' },
   { id: 'scoring-similarity', javaPackage: 'org.apache.nutch.scoring.similarity', advice: 'not available' },
   { id: 'scoring-orphan', javaPackage: 'org.apache.nutch.scoring.orphan', advice: 'not available' },
   { id: 'scoring-metadata', javaPackage: 'org.apache.nutch.scoring.metadata', advice: 'not available' },
