@@ -49,18 +49,20 @@ test('nutch robotsparser: file and URL, Nutch\'s output lines, agent names', asy
   assert.equal((await runNutch(['robotsparser', 'missing.txt', 'urls.txt'], { cwd })).code, 2);
 });
 
-test('nutch fetch status line: pages/s, bytes/s, active queues, queued items', async () => {
-  const { fetchProgress } = await import('../../sdk/cli/commands/fetch.js');
+test('nutch fetch status line off a TTY: done/total, pages/s, ETA, bytes, status mix, queues, busiest hosts', async () => {
+  const { createProgressDisplay } = await import('../../sdk/cli/progress-display.js');
   const { PassThrough } = await import('node:stream');
   const out = new PassThrough();
   let text = '';
   out.on('data', (d) => (text += d));
-  const passed: string[] = [];
-  const show = fetchProgress(out, (e) => passed.push(e.type));
-  show({ type: 'progress', stage: 'fetch', done: 42, counters: { pages_per_second: 7, bytes_per_second: 20480, active_queues: 3, queued: 9, in_flight: 2 } });
-  show({ type: 'stage-end', stage: 'fetch', counters: {}, ms: 5 });
-  assert.match(text, /fetch: 42 pages, 7 pages\/s, 20 kB\/s, 3 active queues, 9 queued, 2 in flight\n/);
-  assert.deepEqual(passed, ['stage-end']);
+  const show = createProgressDisplay(out, { plainIntervalMs: 0 });
+  show({ type: 'stage-start', stage: 'fetch', round: 1 });
+  for (const url of ['http://a.test/1', 'http://a.test/2', 'http://b.test/1']) show({ type: 'page', stage: 'fetch', url, status: 'fetch_success', ms: 3 });
+  show({ type: 'progress', stage: 'fetch', done: 42, total: 84, counters: { success: 40, moved: 1, notfound: 1, bytes_downloaded: 3 * 1024 * 1024, pages_per_second: 7, active_queues: 3, queued: 9, in_flight: 2 } });
+  show({ type: 'stage-end', stage: 'fetch', counters: { success: 40 }, ms: 5 });
+  assert.match(text, /fetch: 42\/84 done \(50%\), 7\.0 pages\/s, ETA \d+:\d\d, 3\.0 MB, success=40 redirect=1 notfound=1 gone=0 robots_denied=0 exception=0, queues active=3 queued=9 in_flight=2, busiest a\.test=2 b\.test=1\n/);
+  assert.match(text, /fetch: done in 0\.0 s success=40\n/);
+  assert.doesNotMatch(text, /\x1b/, 'no terminal escapes off a TTY');
 });
 
 test('nutch fetch: first SIGINT stops politely (exit 130), the fetched pages are kept', async (t) => {

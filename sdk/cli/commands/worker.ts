@@ -12,7 +12,6 @@ import { intOption, parseArgs } from '../args.js';
 import { cliContext } from '../context-from-args.js';
 import { ExitCode, type Command } from '../command.js';
 import { createProgressDisplay } from '../progress-display.js';
-import { fetchProgress } from './fetch.js';
 
 const usage = 'Usage: nutch worker [-D k=v ...] [-threads N] [-idleExit seconds] <segments_dir>';
 
@@ -28,7 +27,7 @@ export const workerCommand: Command = {
     const idleExit = args.values.has('-idleExit') ? intOption(args, '-idleExit', 0, usage) : undefined;
     const ctx = cliContext(io, args.defines);
     try {
-      const display = fetchProgress(io.stderr as never, createProgressDisplay(io.stderr as never));
+      const display = createProgressDisplay(io.stderr as never);
       await fetchWorker(ctx, {
         segmentsDir: resolve(io.cwd, args.positional[0]!),
         threads,
