@@ -16,6 +16,8 @@ import { crawl as crawlLoop, type CrawlArgs } from '../core/crawl/crawl/crawl.js
 import { existingGc } from '../core/crawl/crawl/collect-garbage.js';
 import { crawlLayout, type CrawlLayout } from '../core/crawl/crawl/crawl-layout.js';
 import { defaultStages } from '../core/crawl/stages.js';
+import { updateHostDb, type UpdateHostDbArgs } from '../core/crawl/hostdb/update-hostdb.js';
+import type { HostDatum } from '../core/model/host-datum.js';
 import type { CrawlDatum } from '../core/model/crawl-datum.js';
 import type { SearchHit } from '../core/extension-points/index-writer.js';
 import type { StorageEngine } from '../core/storage/interfaces.js';
@@ -80,6 +82,10 @@ export interface Nutch extends AsyncDisposable {
   invertlinks(segments: string[], opts?: CallOptions): Promise<Counters>;
   index(segments: string[], args?: { deleteGone?: boolean }, opts?: CallOptions): Promise<Counters>;
   dedup(args?: { group?: 'none' | 'host' | 'domain' }, opts?: CallOptions): Promise<Counters>;
+  /** `nutch updatehostdb -hostdb <crawl>/hostdb -crawldb <crawl>/crawldb` and its options (docs/hostdb.md). */
+  updatehostdb(args?: Omit<UpdateHostDbArgs, 'hostDb' | 'crawlDb'>, opts?: CallOptions): Promise<Counters>;
+  /** One host's HostDatum from `<crawl>/hostdb`, or null. */
+  readhostdb(host: string): Promise<HostDatum | null>;
   crawl(opts?: CrawlOptions): CrawlRun;
   search(query: string, opts?: { limit?: number }): Promise<SearchHit[]>;
   /** One URL's CrawlDatum, or null (as `nutch.crawlDb.get`). */
@@ -149,6 +155,15 @@ export async function createNutch(options: CreateNutchOptions = {}): Promise<Nut
     invertlinks: (segments, opts) => stage(defaultStages.invertlinks, { linkDb: layout.linkDb, segments }, opts),
     index: (segments, args = {}, opts) => stage(defaultStages.index, { crawlDb: layout.crawlDb, linkDb: layout.linkDb, segments, crawlDir, ...args }, opts),
     dedup: (args = {}, opts) => stage(defaultStages.dedup, { crawlDb: layout.crawlDb, ...args }, opts),
+    updatehostdb: (args = {}, opts) => stage(updateHostDb, { hostDb: layout.hostDb, crawlDb: layout.crawlDb, ...args }, opts),
+    async readhostdb(host) {
+      const hostDb = await ctx.storage.openHostDb(layout.hostDb);
+      try {
+        return await hostDb.get(host.toLowerCase());
+      } finally {
+        await hostDb.close();
+      }
+    },
     crawl(opts = {}) {
       const channel = new EventChannel<ProgressEvent>();
       const stopper = new AbortController();
