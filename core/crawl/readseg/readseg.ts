@@ -3,7 +3,7 @@
  * -dump (every part's records per URL, Nutch's "Recno::" text layout) and -get (one URL's records).
  * Reads through the Segment interface only; incomplete parts are listed as such, never hidden.
  */
-import { mkdirSync, createWriteStream } from 'node:fs';
+import { mkdirSync, createWriteStream, type WriteStream } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { NutchContext } from '../context.js';
 import type { Counters, StageOptions } from '../progress.js';
@@ -129,12 +129,15 @@ export async function getRecords(ctx: NutchContext, path: string, url: string, p
 /** -dump: `<output>/dump`, every selected part's records, part by part, each with Recno and URL. */
 export async function dumpSegment(ctx: NutchContext, args: { segment: string; output: string; parts?: PartSelection }, opts: StageOptions = {}): Promise<Counters> {
   const parts = args.parts ?? ALL_PARTS;
-  mkdirSync(args.output, { recursive: true });
-  const file = createWriteStream(join(args.output, 'dump'));
-  const write = (s: string) => (file.write(s) ? Promise.resolve() : new Promise<void>((r) => file.once('drain', () => r())));
+  // The segment first: a segment that cannot be opened must not leave a half-opened output file behind.
   const seg: Segment = await ctx.storage.openSegment(args.segment);
   const counters: Counters = { records: 0 };
+  let file: WriteStream | undefined;
   try {
+    mkdirSync(args.output, { recursive: true });
+    file = await openOutput(join(args.output, 'dump'));
+    const out = file;
+    const write = (s: string) => (out.write(s) ? Promise.resolve() : new Promise<void>((r) => out.once('drain', () => r())));
     let recno = 0;
     for (const part of SEGMENT_PARTS) {
       if (!parts[part] || !(await seg.hasPart(part))) continue;
@@ -146,7 +149,16 @@ export async function dumpSegment(ctx: NutchContext, args: { segment: string; ou
     }
   } finally {
     await seg.close();
-    await new Promise<void>((resolve, reject) => file.end((err?: Error | null) => (err ? reject(err) : resolve())));
+    if (file) await new Promise<void>((resolve, reject) => file!.end((err?: Error | null) => (err ? reject(err) : resolve())));
   }
   return counters;
+}
+
+/** Resolves once the file is open, so an unwritable output is this call's error, not a later stray event. */
+function openOutput(path: string): Promise<WriteStream> {
+  return new Promise((resolve, reject) => {
+    const file = createWriteStream(path);
+    file.once('open', () => resolve(file));
+    file.once('error', reject);
+  });
 }
