@@ -78,7 +78,9 @@ for (const c of crawlers) {
   if (c === 'wget') {
     await measure('wget', 'wget', ['-r', '-l', 'inf', '-nv', '-e', 'robots=on', '-U', AGENTS.wget, '-P', join(dir, 'wget'), ...sites.map((s) => s.startUrl)], dir, 'wget -r, 1 connection');
   } else if (c === 'httrack') {
-    await measure('httrack', 'httrack', [...sites.map((s) => s.startUrl), '-O', join(dir, 'httrack'), `-c${httrackConnections}`, '-s2', '-%c1000', '-A1000000000', '-r9999', '-F', AGENTS.httrack, '-q', '-%v0', '--disable-security-limits'], dir, `HTTrack, ${httrackConnections} connections, robots always`);
+    await measure('httrack', 'httrack', [...sites.map((s) => s.startUrl), '-O', join(dir, 'httrack'), `-c${httrackConnections}`, '-s2', '-r9999', '-F', AGENTS.httrack, '-q', '-%v0',
+      // HTTrack's default bandwidth limit holds it to about one request a second on loopback
+      '--max-rate=0', '--connection-per-second=0', '--disable-security-limits'], dir, `HTTrack, ${httrackConnections} connections, robots always`);
   } else if (c === 'nutch') {
     writeFileSync(join(dir, 'seeds.txt'), sites.map((s) => s.startUrl).join('\n') + '\n');
     await measure('nutch', process.execPath, [join(root, 'dist', 'sdk', 'cli', 'main.js'), 'crawl', '-i', '-s', 'seeds.txt',
@@ -121,7 +123,7 @@ if (ours) {
   const queries = join(root, 'bench', 'realweb', 'queries.json');
   if (ours.exit === 0 && existsSync(queries)) {
     const j = await judge(join(dir, 'crawl'), JSON.parse(readFileSync(queries, 'utf8')), sites);
-    console.log(`\nsearch, ${j.n} judged queries (bench/realweb/queries.json): hit@1 ${j.hit1.toFixed(2)} (target >= 0.85), hit@10 ${j.hit10.toFixed(2)}, MRR ${j.mrr.toFixed(2)} (target >= 0.9)`);
+    console.log(`\nsearch, ${j.n} judged queries (bench/realweb/queries.json): hit@1 ${j.hit1.toFixed(2)} (target >= 0.85), hit@10 ${j.hit10.toFixed(2)}, MRR ${j.mrr.toFixed(2)} (target >= 0.9); search ${j.ms.p50.toFixed(1)} ms p50, ${j.ms.max.toFixed(1)} ms max`);
     for (const m of j.misses) console.log(`  ${m}`);
   }
 }

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { NutchError, type IndexWriter, type IndexWriterParams, type NutchDocument, type SearchHit } from '../../sdk/plugin.js';
 import { toFtsQuery } from './fts-query.js';
-import { DEFAULT_RANK_WEIGHTS, rerank, type RankWeights } from './rerank.js';
+import { DEFAULT_RANK_WEIGHTS, rerank, tokens, type RankWeights } from './rerank.js';
 import { WriteWorker, type Action, type UpsertRow } from './write-worker.js';
 
 export const INDEX_FILE = 'index.sqlite';
@@ -195,30 +195,47 @@ export class SqliteIndexWriter implements IndexWriter {
     if (!all || opts.limit <= 0) return [];
     const limit = Math.floor(opts.limit);
     const weights = this.hasHeadings ? this.weights : this.weights.slice(0, 4);
-    const headings = this.hasHeadings ? 'headings' : "''";
-    const pick = db.prepare(
-      `SELECT rowid, url, title, content, anchor, ${headings} AS headings, bm25(documents_fts, ${weights.map(() => '?').join(', ')}) AS rank
-         FROM documents_fts WHERE documents_fts MATCH ? ORDER BY rank LIMIT ?`,
-    );
-    type Row = { rowid: number; url: string; title: string; content: string; anchor: string; headings: string; rank: number };
+    // Rank by BM25 first, then read the text of the chosen rows only: selecting the columns in the
+    // ranking query would make SQLite read every matching page's text before sorting.
+    const pick = db.prepare(`SELECT rowid, bm25(documents_fts, ${weights.map(() => '?').join(', ')}) AS rank FROM documents_fts WHERE documents_fts MATCH ? ORDER BY rank LIMIT ?`);
     const want = Math.max(limit, this.candidates);
-    const rows = pick.all(...weights, all, want) as Row[];
+    const picked = pick.all(...weights, all, want) as { rowid: number; rank: number }[];
     // Every word must match (FTS5's implicit AND); when that leaves too few, pages with only some of
     // the words follow, so a query with one word the site does not use still finds its page.
-    const any = rows.length < limit ? toFtsQuery(query, 'OR') : null;
+    const any = picked.length < limit ? toFtsQuery(query, 'OR') : null;
     if (any && any !== all) {
-      const seen = new Set(rows.map((r) => r.rowid));
-      for (const r of pick.all(...weights, any, want) as Row[]) if (!seen.has(r.rowid)) rows.push({ ...r, rank: r.rank / 2 });
+      const seen = new Set(picked.map((r) => r.rowid));
+      for (const r of pick.all(...weights, any, want) as { rowid: number; rank: number }[]) if (!seen.has(r.rowid)) picked.push({ rowid: r.rowid, rank: r.rank / 2 });
     }
+    if (!picked.length) return [];
+    const ids = picked.map((r) => r.rowid);
+    const inIds = `rowid IN (${ids.map(() => '?').join(', ')})`;
+    // The short fields come from the stored document (no page text is read); body proximity from
+    // FTS5's position lists: the query's words as a phrase, else within a few words of each other.
+    const stored = new Map((db.prepare(`SELECT rowid, id, fields FROM documents WHERE ${inIds}`).all(...ids) as { rowid: number; id: string; fields: string }[])
+      .map((r) => [r.rowid, { id: r.id, fields: JSON.parse(r.fields) as Record<string, unknown[]> }]));
+    const terms = [...new Set(tokens(query))];
+    const near = new Map<number, number>();
+    if (terms.length >= 2) {
+      const quoted = terms.map((t) => `"${t}"`);
+      const within = (match: string) => (db.prepare(`SELECT rowid FROM documents_fts WHERE documents_fts MATCH ? AND ${inIds}`).all(match, ...ids) as { rowid: number }[]).map((r) => r.rowid);
+      for (const id of within(`content : NEAR(${quoted.join(' ')}, ${2 * terms.length})`)) near.set(id, 0.5);
+      for (const id of within(`content : "${terms.join(' ')}"`)) near.set(id, 1);
+    }
+    const field = (f: Record<string, unknown[]> | undefined, name: string, sep: string) => (f?.[name] ?? []).map(String).join(sep);
+    const rows = picked.map((p) => {
+      const d = stored.get(p.rowid)?.fields;
+      return { rowid: p.rowid, id: stored.get(p.rowid)?.id, url: field(d, 'url', ' ') || stored.get(p.rowid)?.id || '', title: field(d, 'title', ' '), anchor: field(d, 'anchor', '\n'), headings: field(d, 'headings', '\n'), proximity: near.get(p.rowid) ?? 0, rank: p.rank };
+    });
     const ranked = rerank(query, rows.map((r) => ({ ...r, bm25: r.rank })), this.rankWeights).slice(0, limit);
     if (!ranked.length) return [];
-    const ids = ranked.map((r) => r.candidate.rowid);
+    const top = ranked.map((r) => r.candidate.rowid);
     const snippets = new Map(
       (db.prepare(
         `SELECT f.rowid AS rowid, d.id AS id, snippet(documents_fts, -1, ?, ?, '…', 24) AS snippet
            FROM documents_fts f JOIN documents d ON d.rowid = f.rowid
-          WHERE documents_fts MATCH ? AND f.rowid IN (${ids.map(() => '?').join(', ')})`,
-      ).all(this.snippetStart, this.snippetEnd, any ?? all, ...ids) as { rowid: number; id: string; snippet: string }[]).map((r) => [r.rowid, r]),
+          WHERE documents_fts MATCH ? AND f.rowid IN (${top.map(() => '?').join(', ')})`,
+      ).all(this.snippetStart, this.snippetEnd, any ?? all, ...top) as { rowid: number; id: string; snippet: string }[]).map((r) => [r.rowid, r]),
     );
     return ranked.map(({ candidate: c, score }) => ({ id: snippets.get(c.rowid)?.id ?? c.url, url: c.url, title: c.title, snippet: snippets.get(c.rowid)?.snippet ?? '', score }));
   }

@@ -5,9 +5,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_RANK_WEIGHTS, features, rerank, tokens, type Candidate, type RankWeights } from './rerank.js';
+import { DEFAULT_RANK_WEIGHTS, features, proximity, rerank, tokens, type Candidate, type RankWeights } from './rerank.js';
 
-const page = (url: string, over: Partial<Candidate> = {}): Candidate => ({ url, title: '', headings: '', anchor: '', content: '', bm25: -1, ...over });
+const page = (url: string, over: Partial<Candidate> = {}): Candidate => ({ url, title: '', headings: '', anchor: '', proximity: 0, bm25: -1, ...over });
 const order = (q: string, cs: Candidate[], w: Partial<RankWeights> = {}) => rerank(q, cs, { ...DEFAULT_RANK_WEIGHTS, ...w }).map((r) => r.candidate.url);
 
 test('tokens split as FTS5 unicode61 does: case, diacritics and underscores', () => {
@@ -15,8 +15,8 @@ test('tokens split as FTS5 unicode61 does: case, diacritics and underscores', ()
 });
 
 test('a title holding the query (as its phrase, its beginning) beats a page that only repeats the words in its body', () => {
-  const manual = page('http://h/a.html', { title: 'CREATE INDEX', content: 'define a new index', bm25: -3 });
-  const noisy = page('http://h/b.html', { title: 'Progress Reporting', content: 'create index concurrently create index create index', bm25: -6 });
+  const manual = page('http://h/a.html', { title: 'CREATE INDEX', bm25: -3 });
+  const noisy = page('http://h/b.html', { title: 'Progress Reporting', proximity: proximity(['create', 'index', 'concurrently'], 'create index concurrently create index create index'), bm25: -6 });
   assert.deepEqual(order('create index concurrently', [noisy, manual]), ['http://h/a.html', 'http://h/b.html']);
   assert.deepEqual(order('create index concurrently', [noisy, manual], { title: 0, titlePhrase: 0, titleExact: 0, proximity: 0 }), ['http://h/b.html', 'http://h/a.html']);
   const f = features(['create', 'index'], manual);
@@ -46,10 +46,13 @@ test('headings and anchors are fields of their own', () => {
 });
 
 test('proximity: the words next to each other beat the same words far apart', () => {
-  const near = page('http://h/near.html', { content: 'the write ahead log keeps changes', bm25: -2.5 });
-  const far = page('http://h/far.html', { content: 'write once; read the log; go ahead and more words here', bm25: -3 });
-  assert.equal(features(['write', 'ahead', 'log'], near).proximity, 1);
-  assert.ok(features(['write', 'ahead', 'log'], far).proximity < 0.5);
+  const terms = ['write', 'ahead', 'log'];
+  assert.equal(proximity(terms, 'the write ahead log keeps changes'), 1);
+  const scattered = proximity(terms, 'write once; read the log; go ahead and more words here');
+  assert.ok(scattered > 0 && scattered < 0.5, String(scattered));
+  assert.equal(proximity(terms, 'write and log only'), 0);
+  const near = page('http://h/near.html', { proximity: 1, bm25: -2.5 });
+  const far = page('http://h/far.html', { proximity: scattered, bm25: -3 });
   assert.deepEqual(order('write ahead log', [far, near]), [near.url, far.url]);
   assert.deepEqual(order('write ahead log', [far, near], { proximity: 0 }), [far.url, near.url]);
 });

@@ -4,7 +4,7 @@
  * not see: in the title (all of them, as a phrase, the title starting with them, the title being
  * little else), in the URL path (a path word may be several query words run together:
  * `sql-createindex.html` for "create index"), in headings and anchors, and close together in the
- * body (the smallest window holding every query word). Each feature is a fraction in [0, 1]; the
+ * body (the query as a phrase, or its words within a few words of each other). Each feature is a fraction in [0, 1]; the
  * score is BM25 scaled to the best candidate plus the weighted features, so a page that BM25 ranks
  * far lower can only win on strong field evidence. Weights are the `rank.*` parameters of
  * indexer-sqlite (docs/indexing.md).
@@ -37,7 +37,12 @@ export interface Candidate {
   title: string;
   headings: string;
   anchor: string;
-  content: string;
+  /**
+   * How close together the query's words stand in the body, 0 to 1 (1 = as a phrase). indexer-sqlite
+   * asks FTS5's position lists (phrase and NEAR queries) rather than reading page texts;
+   * `proximity()` computes it from a text.
+   */
+  proximity: number;
   /** BM25 as FTS5 gives it: lower (more negative) is better. */
   bm25: number;
 }
@@ -89,7 +94,7 @@ function pathCoverage(terms: readonly string[], url: string): number {
 }
 
 /** |terms| / the smallest window of body tokens that holds every distinct query word (1 = adjacent). */
-function proximity(terms: readonly string[], content: string): number {
+export function proximity(terms: readonly string[], content: string): number {
   const want = [...new Set(terms)];
   if (want.length < 2) return 0;
   const index = new Map(want.map((t, i) => [t, i]));
@@ -123,7 +128,7 @@ export function features(terms: readonly string[], c: Candidate): Omit<RankWeigh
     path: pathCoverage(terms, c.url),
     headings: coverage(terms, new Set(tokens(c.headings))),
     anchor: coverage(terms, new Set(tokens(c.anchor))),
-    proximity: proximity(terms, c.content),
+    proximity: Math.max(0, Math.min(1, c.proximity)),
   };
 }
 
