@@ -14,3 +14,4 @@ export { compileJavaRegex, JavaRegexError, translateJavaRegex, type TranslatedRe
 export { readRuleSource, ruleError, splitLines, type RuleSource } from './rule-source.js';
 export { isPlausibleURL, maxURLLength, parseURL, type URLParts } from './java-url.js';
 export { listedIn, readDomainSet } from './domain-set.js';
+export { parseRegexRules, type RegexRule } from './regex-rules.js';

@@ -6,8 +6,7 @@
  * file and line. Input that is not a URL at all is rejected before any regex runs (url-parts.ts).
  */
 import { domainOf, type PluginContext, type URLFilter } from '../../sdk/plugin.js';
-import { parseRegexRules, type RegexRule } from './regex-rules.js';
-import { isPlausibleURL, maxURLLength, parseURL, readRuleSource } from '../lib-regex-filter/index.js';
+import { isPlausibleURL, maxURLLength, parseRegexRules, parseURL, readRuleSource, type RegexRule } from '../lib-regex-filter/index.js';
 
 export class RegexURLFilter implements URLFilter {
   private readonly rules: RegexRule[];

@@ -5,7 +5,8 @@
  * `>host-or-domain` starts a block of rules that apply only to that host or domain, `<` ends it.
  * Any other first character is an error naming the file and line, as Nutch's IOException.
  */
-import { type RuleSource, compileJavaRegex, ruleError } from '../lib-regex-filter/index.js';
+import { compileJavaRegex } from './java-regex/index.js';
+import { ruleError, type RuleSource } from './rule-source.js';
 
 export interface RegexRule {
   accept: boolean;
