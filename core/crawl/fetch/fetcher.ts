@@ -309,8 +309,17 @@ export async function fetch(ctx: NutchContext, args: FetchArgs, opts: StageOptio
       if (failure) throw failure;
       monitor.close(true);
     } catch (err) {
+      // Nothing more is claimed or fed: a feeder left polling for partitions kept the process alive after a
+      // failed write (disk full), and its held claims made a re-run wait for their leases to expire.
+      feeder.stop();
+      claims.stop();
+      queues.emptyAll();
+      queues.wake();
       await output.close().catch(() => {});
-      for (const [p] of runs) await args.onPartitionEnd?.(segment, p, false).catch(() => {});
+      for (const [p, run] of runs) {
+        await args.onPartitionEnd?.(segment, p, false).catch(() => {});
+        await claims.release(run.claim).catch(() => {}); // on a full disk this may fail too; the lease then expires
+      }
       throw err;
     } finally {
       monitor.close();

@@ -10,7 +10,7 @@ const failures = new WeakSet<object>();
 
 export function storageWriteFailure(err: unknown, segment: string, url: string): Error {
   // a storage error that already carries its own code (NUTCH_LEASE_LOST, NUTCH_STORAGE_CORRUPT) keeps it
-  const out = isNutchError(err) ? err : new NutchError(
+  const out = isNutchError(err) && !isNutchError(err, 'NUTCH_STORAGE_WRITE_FAILED') ? err : new NutchError(
     'NUTCH_STORAGE_WRITE_FAILED',
     `Writing segment ${segment} failed while recording ${url}: ${(err as Error)?.message ?? String(err)}. What was committed before is kept; fix the cause (disk space, permissions) and run the stage again to resume.`,
     { segment, url },

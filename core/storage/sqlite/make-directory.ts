@@ -6,12 +6,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { NutchError } from '../../errors.js';
+import { diskError, isDiskError } from './disk-error.js';
 
 export function makeDirectory(dir: string): void {
   try {
     fs.mkdirSync(dir, { recursive: true });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
+    if (isDiskError(err)) throw diskError(dir, err);
     if (code !== 'EEXIST' && code !== 'ENOTDIR') throw err;
     const culprit = firstNonDirectory(dir) ?? dir;
     throw new NutchError('NUTCH_STORAGE_NOT_A_DIRECTORY',

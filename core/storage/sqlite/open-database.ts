@@ -7,6 +7,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { NutchError } from '../../errors.js';
 import { makeDirectory } from './make-directory.js';
+import { diskError, isDiskError } from './disk-error.js';
 
 export type SqliteDatabase = Database.Database;
 
@@ -77,16 +78,18 @@ export function openDatabase(file: string, opts: OpenOptions = {}): SqliteDataba
   } catch (err) {
     try { db?.close(); } catch { /* already failing */ }
     if (isCorruptionError(err)) throw corruptError(file, err);
+    if (isDiskError(err)) throw diskError(file, err);
     throw err;
   }
 }
 
-/** Wraps a driver call so corruption found mid-stage also names the file. */
+/** Wraps a driver call so corruption or a full disk found mid-stage also names the file. */
 export function guard<T>(file: string, fn: () => T): T {
   try {
     return fn();
   } catch (err) {
     if (isCorruptionError(err)) throw corruptError(file, err);
+    if (isDiskError(err)) throw diskError(file, err);
     throw err;
   }
 }

@@ -11,6 +11,7 @@ import { SqliteFetchPartitions } from './sqlite-fetch-partitions.js';
 import { NutchError } from '../../errors.js';
 import { SegmentPartFile, parsePartitionFileName, partitionFileName } from './segment-part-file.js';
 import { encodeDatum, encodeValue } from '../value-codec.js';
+import { diskError, isDiskError } from './disk-error.js';
 
 export const SUCCESS_FILE = '_SUCCESS';
 
@@ -128,7 +129,10 @@ export class SqliteSegment implements Segment {
       if (!SegmentPartFile.exists(file)) return;
       if (this.reader(file).getMeta('finished') !== '1') return;
     }
-    await fs.promises.writeFile(path.join(this.partDir(part), SUCCESS_FILE), '');
+    const marker = path.join(this.partDir(part), SUCCESS_FILE);
+    await fs.promises.writeFile(marker, '').catch((err: unknown) => {
+      throw isDiskError(err) ? diskError(marker, err) : err;
+    });
   }
 
   async *read<P extends SegmentPartName>(part: P, opts: { partition?: number; batchSize?: number } = {}): AsyncGenerator<Keyed<SegmentPartTypes[P]>> {

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { NutchError } from '../../errors.js';
 import { makeDirectory } from './make-directory.js';
+import { diskError, isDiskError } from './disk-error.js';
 
 export const LOCK_FILE = '.locked';
 
@@ -63,6 +64,11 @@ export function acquireLock(dir: string, opts: { force?: boolean; warn?: LockWar
       fs.writeFileSync(file, body, { flag: 'wx' });
       return lockHandle(file, body);
     } catch (err) {
+      if (isDiskError(err)) {
+        // wx created the file before the write failed: an empty lock of ours would block every later run
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') fs.rmSync(file, { force: true });
+        throw diskError(file, err);
+      }
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
     const held = readLock(file);

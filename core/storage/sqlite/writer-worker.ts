@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { NutchError } from '../../errors.js';
 import { corruptError } from './open-database.js';
+import { diskError, isDiskError } from './disk-error.js';
 
 const require = createRequire(import.meta.url);
 const driverPath = require.resolve('better-sqlite3');
@@ -88,7 +89,7 @@ export class WriterWorker {
       this.pending.delete(id);
       if (!error) return p.resolve(result);
       const err = Object.assign(new Error(error.message), { code: error.code });
-      p.reject(error.code && CORRUPT.has(error.code) ? corruptError(opts.file, err) : err);
+      p.reject(error.code && CORRUPT.has(error.code) ? corruptError(opts.file, err) : isDiskError(err) ? diskError(opts.file, err) : err);
     });
     const fail = (err: Error) => {
       this.failure = err;
