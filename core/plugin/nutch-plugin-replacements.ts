@@ -55,7 +55,6 @@ const rows: NutchPluginReplacement[] = [
   { id: 'mimetype-filter', javaPackage: 'org.apache.nutch.indexer.filter', advice: 'not available' },
   // URL filters and normalizers
   { id: 'urlfilter-automaton', javaPackage: 'org.apache.nutch.urlfilter.automaton', advice: 'use urlfilter-regex (regex-urlfilter.txt takes the same +/- rules) or urlfilter-fast' },
-  { id: 'urlnormalizer-ajax', javaPackage: 'org.apache.nutch.net.urlnormalizer.ajax', advice: 'not available (Google retired the AJAX crawling scheme)' },
   // Scoring
   { id: 'scoring-link', javaPackage: 'org.apache.nutch.scoring.link', advice: 'LinkRank (webgraph) is not available; scoring-opic scores pages' },
   { id: 'scoring-similarity', javaPackage: 'org.apache.nutch.scoring.similarity', advice: 'not available' },
