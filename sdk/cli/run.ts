@@ -5,8 +5,8 @@
  */
 import { errorMessage, isNutchError } from '../../core/errors.js';
 import { packageVersion } from '../../core/config/package-root.js';
-import { commands } from './commands.js';
-import { ExitCode, type CliIO, type Command } from './command.js';
+import { commandTable, type CommandEntry } from './command-table.js';
+import { ExitCode, type CliIO } from './command.js';
 import { unavailableCommands } from './unavailable-commands.js';
 import { didYouMean } from './suggest.js';
 
@@ -15,11 +15,11 @@ const HELP = new Set(['-h', '--help']);
 const VERSION = new Set(['--version', '-version']);
 
 export function usageText(): string {
-  const width = Math.max(...commands.map((c) => c.name.length));
+  const width = Math.max(...commandTable.map((c) => c.name.length));
   return [
     'Usage: nutch COMMAND [-D property=value ...] [options]',
     'where COMMAND is one of:',
-    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    ...commandTable.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
     'Most commands print help when invoked w/o parameters; `nutch help COMMAND` or `nutch COMMAND --help` always does.',
     '`nutch --version` prints the version.',
@@ -41,8 +41,9 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     io.stdout.write(versionText() + '\n');
     return ExitCode.OK;
   }
-  const command = findCommand(name, io);
-  if (!command) return ExitCode.USAGE;
+  const entry = findCommand(name, io);
+  if (!entry) return ExitCode.USAGE;
+  const command = await entry.load();
   // -h/--help anywhere before a `--` asks for this command's usage (no command takes them as options)
   const end = rest.indexOf('--');
   if ((end < 0 ? rest : rest.slice(0, end)).some((a) => HELP.has(a))) {
@@ -65,10 +66,10 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
 }
 
 /** `nutch help <command>`: the command's usage on stdout. */
-function help(name: string, io: CliIO): number {
-  const command = findCommand(name, io);
-  if (!command) return ExitCode.USAGE;
-  io.stdout.write(command.usage + '\n');
+async function help(name: string, io: CliIO): Promise<number> {
+  const entry = findCommand(name, io);
+  if (!entry) return ExitCode.USAGE;
+  io.stdout.write((await entry.load()).usage + '\n');
   return ExitCode.OK;
 }
 
@@ -76,14 +77,14 @@ function help(name: string, io: CliIO): number {
  * The command of that name, or undefined after telling stderr: what to use instead for a bin/nutch
  * command nutch-ts does not build, else the nearest name when there is one.
  */
-function findCommand(name: string, io: CliIO): Command | undefined {
-  const command = commands.find((c) => c.name === name);
+function findCommand(name: string, io: CliIO): CommandEntry | undefined {
+  const command = commandTable.find((c) => c.name === name);
   if (command) return command;
   if (Object.hasOwn(unavailableCommands, name)) {
     io.stderr.write(`nutch ${name}: not available in nutch-ts; ${unavailableCommands[name]}.\n`);
     return undefined;
   }
-  const near = didYouMean(name, commands.map((c) => c.name));
+  const near = didYouMean(name, commandTable.map((c) => c.name));
   io.stderr.write(`Unknown command "${name}".${near ? ` Did you mean "${near}"?` : ''}\n${usageText()}\n`);
   return undefined;
 }
