@@ -34,4 +34,5 @@ export { FetchScheduleState } from '../core/extension-points/fetch-schedule.js';
 export { AbstractFetchSchedule, SECONDS_PER_DAY } from '../core/extension-points/abstract-fetch-schedule.js';
 export type { Signature } from '../core/extension-points/signature.js';
 export { ExtensionPoints, type ExtensionPoint, type ExtensionPointId, type ExtensionPointTypes } from '../core/extension-points/extension-point.js';
+export { decodeXmlText } from '../core/parse/decode-xml.js';
 export { detectContentType, resolveContentType, isGenericContentType, baseContentType } from '../core/parse/content-type-sniffer.js';

@@ -10,7 +10,7 @@
  */
 import { Parser as HtmlTokenizer } from 'htmlparser2';
 import {
-  ParseStatusMinor, createParseData, failedParse, singleParseResult,
+  ParseStatusMinor, createParseData, decodeXmlText, failedParse, singleParseResult,
   type Content, type IndexingContext, type IndexingFilter, type NutchDocument, type Outlink, type Parse, type ParseResult, type Parser, type PluginContext,
 } from '../../sdk/plugin.js';
 import { readFeed, type FeedContent, type FeedEntry } from './feed-reader.js';
@@ -32,7 +32,7 @@ export class FeedParser implements Parser {
   }
 
   getParse(content: Content): ParseResult {
-    const xml = decode(content);
+    const xml = decodeXmlText(content.content, content.contentType);
     let feed;
     try {
       feed = readFeed(xml);
@@ -124,23 +124,6 @@ function absolute(link: string | null, base: string): string | null {
     return new URL(link.trim(), base).href;
   } catch {
     return null;
-  }
-}
-
-function decode(content: Content): string {
-  const bytes = content.content;
-  let encoding = 'utf-8';
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) encoding = 'utf-16be';
-  else if (bytes[0] === 0xff && bytes[1] === 0xfe) encoding = 'utf-16le';
-  else {
-    const declared = /charset\s*=\s*["']?([^;"'\s,]+)/i.exec(content.contentType)?.[1]
-      ?? /^\s*<\?xml[^>]*\bencoding\s*=\s*["']([^"']+)["']/.exec(Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, 200)).toString('latin1'))?.[1];
-    if (declared) encoding = declared;
-  }
-  try {
-    return new TextDecoder(encoding).decode(bytes);
-  } catch {
-    return new TextDecoder('utf-8').decode(bytes);
   }
 }
 

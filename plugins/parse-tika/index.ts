@@ -8,7 +8,7 @@
  * on first use, so a worker that only ever parses HTML never loads pdf.js.
  */
 import {
-  ParseStatusMinor, createParseData, detectContentType, failedParse, isGenericContentType, singleParseResult,
+  ParseStatusMinor, createParseData, decodeXmlText, detectContentType, failedParse, isGenericContentType, singleParseResult,
   type Content, type ParseResult, type Parser, type PluginContext,
 } from '../../sdk/plugin.js';
 import { DocumentError, type ExtractedDocument } from './document.js';
@@ -86,28 +86,12 @@ export class TikaParser implements Parser {
       case 'rtf':
         return (await import('./rtf-extractor.js')).extractRtf(bytes, this.limits);
       case 'xml':
-        return (await import('./xml-extractor.js')).extractXml(decodeXml(bytes, type), this.limits);
+        return (await import('./xml-extractor.js')).extractXml(decodeXmlText(bytes, type), this.limits);
     }
   }
 }
 
 /** XML text: a BOM, then the Content-Type charset, then the XML declaration's encoding, then UTF-8. */
-function decodeXml(bytes: Uint8Array, contentType: string): string {
-  let encoding = 'utf-8';
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) encoding = 'utf-16be';
-  else if (bytes[0] === 0xff && bytes[1] === 0xfe) encoding = 'utf-16le';
-  else {
-    const declared = /charset\s*=\s*["']?([^;"'\s,]+)/i.exec(contentType)?.[1]
-      ?? /^\s*<\?xml[^>]*\bencoding\s*=\s*["']([^"']+)["']/.exec(Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, 200)).toString('latin1'))?.[1];
-    if (declared) encoding = declared;
-  }
-  try {
-    return new TextDecoder(encoding).decode(bytes);
-  } catch {
-    return new TextDecoder('utf-8').decode(bytes);
-  }
-}
-
 function failure(content: Content, err: DocumentError): ParseResult {
   const parse = failedParse(`parse-tika: ${err.message} (${content.url.slice(0, 300)})`, err.minorCode ?? ParseStatusMinor.FAILED_EXCEPTION);
   parse.data.parseMeta = { [TIKA_PARSE_FAILURE]: [err.failure] };

@@ -5,16 +5,12 @@
  * -normalize / -filter apply the URL normalizers (scope crawldb) and filters to every URL.
  * One update session on the output: a crash leaves its previous state.
  */
-import { NutchError } from '../../errors.js';
 import type { CrawlDatum } from '../../model/crawl-datum.js';
 import type { Metadata } from '../../model/metadata.js';
-import type { CrawlDb, CrawlDbUpdate } from '../../storage/interfaces.js';
 import type { NutchContext } from '../context.js';
 import type { Counters, StageOptions } from '../progress.js';
-import { mergeStores } from '../merge/merge-stores.js';
-import { urlRewrite } from '../merge/url-rewrite.js';
+import { mergeDbs } from '../merge/merge-dbs.js';
 import { decodeDatum, encodeDatum } from './datum-codec.js';
-import { openExistingInputs } from '../merge/open-inputs.js';
 
 export interface MergeDbArgs {
   output: string;
@@ -24,42 +20,21 @@ export interface MergeDbArgs {
   force?: boolean;
 }
 
-export async function mergedb(ctx: NutchContext, args: MergeDbArgs, opts: StageOptions = {}): Promise<Counters> {
-  if (args.crawlDbs.length === 0) throw new NutchError('NUTCH_USAGE', 'mergedb needs at least one input CrawlDb.');
-  const counters: Counters = { 'urls merged': 0 };
-  const inputs: CrawlDb[] = [];
-  let output: CrawlDb | null = null;
-  let session: CrawlDbUpdate | null = null;
-  try {
-    await openExistingInputs(args.crawlDbs, (p) => ctx.storage.openCrawlDb(p), 'CrawlDb', inputs);
-    output = await ctx.storage.openCrawlDb(args.output);
-    const rewrite = await urlRewrite(ctx, { normalize: args.normalize, filter: args.filter, scope: 'crawldb' });
-    ctx.log.info(`CrawlDb merge: ${args.crawlDbs.length} CrawlDbs into ${args.output}; URL normalizing: ${!!args.normalize}; URL filtering: ${!!args.filter}`);
-    session = await output.beginUpdate({ force: args.force });
-    await mergeStores<CrawlDatum>({
-      sources: inputs.map((db) => ({ name: db.path, scan: () => db.scan() })),
-      previous: output.scan(),
-      rewrite,
-      encode: encodeDatum,
-      decode: decodeDatum,
-      reduce: (_url, values) => newest(values),
-      sink: session,
-      counters,
-      signal: opts.signal,
-    });
-    if (opts.signal?.aborted) {
-      await session.abort();
-      counters.stopped = 1;
-      return counters;
-    }
-    await session.commit();
-    session = null;
-    return counters;
-  } finally {
-    await session?.abort();
-    for (const db of inputs) await db.close();
-    await output?.close();
-  }
+export function mergedb(ctx: NutchContext, args: MergeDbArgs, opts: StageOptions = {}): Promise<Counters> {
+  return mergeDbs<CrawlDatum>(ctx, {
+    tool: 'mergedb',
+    kind: 'CrawlDb',
+    inputs: args.crawlDbs,
+    output: args.output,
+    open: (path) => ctx.storage.openCrawlDb(path),
+    scope: 'crawldb',
+    normalize: args.normalize,
+    filter: args.filter,
+    force: args.force,
+    encode: encodeDatum,
+    decode: decodeDatum,
+    reduce: (_url, values) => newest(values),
+  }, opts);
 }
 
 /** As CrawlDbMerger.Merger: the latest fetch time wins; metadata of all, the winner's values last. */

@@ -13,6 +13,20 @@ import { NutchError } from '../../errors.js';
 import { pgGuard } from './pg-errors.js';
 import type { PgTarget } from './pg-target.js';
 
+/** A segment part's records (content apart from the rest, so scans of the small parts stay small), in append order per partition. */
+function segmentPartTable(name: string): string {
+  return `CREATE TABLE ${name} (
+  segment integer NOT NULL,
+  part smallint NOT NULL,
+  partition integer NOT NULL,
+  seq bigint GENERATED ALWAYS AS IDENTITY,
+  url text COLLATE "C" NOT NULL,
+  value bytea NOT NULL,
+  PRIMARY KEY (segment, part, partition, seq)
+);
+CREATE INDEX ${name}_url ON ${name} (segment, part, partition, url);`;
+}
+
 export const MIGRATIONS: readonly string[] = [
   `
 CREATE TABLE nutch_stores (
@@ -60,26 +74,8 @@ CREATE TABLE nutch_segment_partitions (
   finished boolean NOT NULL DEFAULT false,
   PRIMARY KEY (segment, part, partition)
 );
-CREATE TABLE nutch_segment_records (
-  segment integer NOT NULL,
-  part smallint NOT NULL,
-  partition integer NOT NULL,
-  seq bigint GENERATED ALWAYS AS IDENTITY,
-  url text COLLATE "C" NOT NULL,
-  value bytea NOT NULL,
-  PRIMARY KEY (segment, part, partition, seq)
-);
-CREATE INDEX nutch_segment_records_url ON nutch_segment_records (segment, part, partition, url);
-CREATE TABLE nutch_segment_content (
-  segment integer NOT NULL,
-  part smallint NOT NULL,
-  partition integer NOT NULL,
-  seq bigint GENERATED ALWAYS AS IDENTITY,
-  url text COLLATE "C" NOT NULL,
-  value bytea NOT NULL,
-  PRIMARY KEY (segment, part, partition, seq)
-);
-CREATE INDEX nutch_segment_content_url ON nutch_segment_content (segment, part, partition, url);
+${segmentPartTable('nutch_segment_records')}
+${segmentPartTable('nutch_segment_content')}
 CREATE TABLE nutch_fetch_partitions (
   segment integer NOT NULL,
   partition integer NOT NULL,

@@ -1,11 +1,6 @@
 /** `nutch mergedb <output_crawldb> <crawldb1> [<crawldb2> ...] [-normalize] [-filter]`, as Nutch's CrawlDbMerger. */
-import { resolve } from 'node:path';
-import { NutchError } from '../../../core/errors.js';
 import { mergedb } from '../../../core/crawl/mergedb/mergedb.js';
-import { parseArgs } from '../args.js';
-import { cliContext } from '../context-from-args.js';
-import { ExitCode, type Command } from '../command.js';
-import { formatCounters } from './updatedb.js';
+import { mergeCommand } from './merge-command.js';
 
 const usage = `Usage: nutch mergedb <output_crawldb> <crawldb1> [<crawldb2> <crawldb3> ...] [-normalize] [-filter]
 	output_crawldb	output CrawlDb (replaced if it exists)
@@ -14,24 +9,10 @@ const usage = `Usage: nutch mergedb <output_crawldb> <crawldb1> [<crawldb2> <cra
 	-filter	use URLFilters on urls in the crawldb(s)
 	-force	take the output's writer lock even if it appears locked (CAUTION advised)`;
 
-export const mergedbCommand: Command = {
+export const mergedbCommand = mergeCommand({
   name: 'mergedb',
   summary: 'merge crawldb-s, with optional filtering',
   usage,
-  async run(argv, io) {
-    const args = parseArgs(argv, { flags: ['-normalize', '-filter', '-force'] }, usage);
-    const [output, ...inputs] = args.positional;
-    if (!output || inputs.length === 0) throw new NutchError('NUTCH_USAGE', usage);
-    const ctx = cliContext(io, args.defines);
-    try {
-      const counters = await mergedb(ctx, {
-        output: resolve(io.cwd, output), crawlDbs: inputs.map((p) => resolve(io.cwd, p)),
-        normalize: args.flags.has('-normalize'), filter: args.flags.has('-filter'), force: args.flags.has('-force'),
-      }, { signal: io.signal });
-      io.stdout.write(formatCounters('CrawlDbMerger', counters));
-      return counters.stopped ? ExitCode.INTERRUPTED : ExitCode.OK;
-    } finally {
-      await ctx.close();
-    }
-  },
-};
+  counterGroup: 'CrawlDbMerger',
+  merge: (ctx, run, opts) => mergedb(ctx, { output: run.output, crawlDbs: run.inputs, normalize: run.normalize, filter: run.filter, force: run.force }, opts),
+});
