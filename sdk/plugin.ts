@@ -10,6 +10,7 @@ export { resolveConfFile } from '../core/config/load-configuration.js';
 export { resolveURL } from '../core/parse/resolve-url.js';
 export { hostOf, domainOf, publicSuffixOf, hostParts, type HostParts } from '../core/url/url-parts.js';
 export { chooseRepr } from '../core/url/choose-repr.js';
+export { hostSpan, type HostSpan } from '../core/url/host-span.js';
 export type { Logger } from '../core/log.js';
 export { NutchError, isNutchError, type ErrorCode } from '../core/errors.js';
 export * from '../core/model/index.js';

@@ -7,7 +7,7 @@
  */
 import { definePlugin as defineUntyped, type PluginDefinition } from '../plugin/define-plugin.js';
 import type { Implementation, PluginContext } from '../plugin/plugin-context.js';
-import type { PropertyDefinition } from '../config/property-types.js';
+import type { PluginObjectFields } from '../plugin/plugin-object.js';
 import type { ExtensionPointId, ExtensionPointTypes } from './extension-point.js';
 
 /** Points that run in parse worker threads: they need a module path, so plugin objects cannot extend them. */
@@ -30,13 +30,7 @@ export type PluginObjectExtension = {
 }[ObjectPointId];
 
 /** A plugin passed to createNutch()/createContext() as an object: no folder, same lifecycle and ordering. */
-export interface PluginObject {
-  id: string;
-  version?: string;
-  requires?: string[];
-  config?: Record<string, PropertyDefinition>;
-  start?(ctx: PluginContext): void | Promise<void>;
-  stop?(ctx: PluginContext): void | Promise<void>;
+export interface PluginObject extends PluginObjectFields {
   extensions: PluginObjectExtension[];
 }
 

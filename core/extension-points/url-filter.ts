@@ -24,31 +24,29 @@ export class URLFilters {
   }
 
   filter(url: string): string | null {
-    let current: string | null = url;
-    for (const step of this.steps) {
-      try {
-        current = step.filter.filter(current);
-      } catch (err) {
-        this.onError(step.extensionId, current ?? url, err);
-        return null;
-      }
-      if (current === null || current === undefined) return null;
-    }
-    return current;
+    const rejectedAt = this.run(url);
+    return rejectedAt.step === -1 ? rejectedAt.url : null;
   }
 
   /** Like filter(), but names the filter that rejected the URL (for the checker's -json mode). */
   trace(url: string): { result: string | null; rejectedBy?: string } {
+    const rejectedAt = this.run(url);
+    return rejectedAt.step === -1 ? { result: rejectedAt.url } : { result: null, rejectedBy: this.steps[rejectedAt.step]!.extensionId };
+  }
+
+  /** The chain once: the accepted URL (step -1), or the index of the step that rejected or threw. */
+  private run(url: string): { url: string; step: number } {
     let current: string | null = url;
-    for (const step of this.steps) {
+    for (let i = 0; i < this.steps.length; i++) {
+      const step = this.steps[i]!;
       try {
         current = step.filter.filter(current);
       } catch (err) {
         this.onError(step.extensionId, current ?? url, err);
-        return { result: null, rejectedBy: step.extensionId };
+        return { url, step: i };
       }
-      if (current === null || current === undefined) return { result: null, rejectedBy: step.extensionId };
+      if (current === null || current === undefined) return { url, step: i };
     }
-    return { result: current };
+    return { url: current, step: -1 };
   }
 }

@@ -10,13 +10,17 @@ import type { Implementation, PluginContext } from './plugin-context.js';
 import type { PluginDescriptor } from './plugin-descriptor.js';
 import type { PointSpec } from './core-points.js';
 
-export interface PluginObject {
+/** What a plugin object has besides its extensions (the typed PluginObject shares it). */
+export interface PluginObjectFields {
   id: string;
   version?: string;
   requires?: string[];
   config?: Record<string, PropertyDefinition>;
   start?(ctx: PluginContext): void | Promise<void>;
   stop?(ctx: PluginContext): void | Promise<void>;
+}
+
+export interface PluginObject extends PluginObjectFields {
   extensions: {
     /** Extension name; the extension id is the plugin id when there is one extension, else `<id>:<name>`. */
     id?: string;

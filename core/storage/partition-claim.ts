@@ -1,7 +1,17 @@
 /** What every engine's fetch-partition queue shares: who a worker is, and the error a superseded claim gets. */
 import os from 'node:os';
 import { NutchError } from '../errors.js';
-import type { PartitionClaim } from './interfaces.js';
+import type { PartitionClaim, PartitionState } from './interfaces.js';
+
+/** A partition's row in every engine's queue table (each adds its lease column). */
+export interface PartitionRow {
+  partition: number;
+  state: PartitionState;
+  worker: string | null;
+  attempts: number;
+  released: number;
+  reason: string | null;
+}
 
 /** A worker id that names the machine and process: `host:pid:random`. */
 export function workerId(): string {

@@ -9,6 +9,7 @@
 import { Parser as HtmlTokenizer } from 'htmlparser2';
 import { DocumentBuilder, DocumentError, MetaKeys, type ExtractedDocument } from './document.js';
 import type { ExtractLimits } from './limits.js';
+import { readMetaElements } from './office-metadata.js';
 import { readXml } from './xml-reader.js';
 import { ZipArchive } from './zip-archive.js';
 
@@ -41,25 +42,14 @@ export function extractEpub(bytes: Uint8Array, limits: ExtractLimits): Extracted
   const folder = opfPath.slice(0, opfPath.lastIndexOf('/') + 1);
   const manifest = new Map<string, { href: string; type: string }>();
   const spine: string[] = [];
-  let key: string | null = null;
-  let value = '';
-  readXml(opf, opfPath, {
-    open(name, a) {
-      const local = name.replace(/^opf:/, '');
-      key = null;
-      if (OPF_NAMES[name]) key = OPF_NAMES[name]!;
-      else if (local === 'meta' && a.property === 'dcterms:modified') key = MetaKeys.MODIFIED;
-      else if (local === 'item' && a.id && a.href) manifest.set(a.id, { href: a.href, type: a['media-type'] ?? '' });
-      else if (local === 'itemref' && a.idref && a.linear !== 'no') spine.push(a.idref);
-      value = '';
-    },
-    close() {
-      if (key) doc.setMeta(key, value);
-      key = null;
-    },
-    text(t) {
-      if (key) value += t;
-    },
+  // the package document: metadata into doc; the manifest and the spine (reading order) on the way
+  readMetaElements(opf, opfPath, doc, (name, a) => {
+    const local = name.replace(/^opf:/, '');
+    if (OPF_NAMES[name]) return OPF_NAMES[name]!;
+    if (local === 'meta' && a.property === 'dcterms:modified') return MetaKeys.MODIFIED;
+    if (local === 'item' && a.id && a.href) manifest.set(a.id, { href: a.href, type: a['media-type'] ?? '' });
+    else if (local === 'itemref' && a.idref && a.linear !== 'no') spine.push(a.idref);
+    return null;
   });
   for (const id of spine) {
     const item = manifest.get(id);

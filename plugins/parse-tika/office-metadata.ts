@@ -24,15 +24,16 @@ const CORE_NAMES: Record<string, string> = {
   'meta:keyword': MetaKeys.KEYWORDS,
 };
 
-/** Reads the simple `<prefix:name>value</prefix:name>` properties of a metadata part into `doc`. */
-export function readCoreProperties(zip: ZipArchive, part: string, doc: DocumentBuilder): void {
-  const xml = zip.readText(part);
-  if (xml === null) return;
+/**
+ * Streams a metadata part: each element that `keyOf` names a metadata key sets that key to its text
+ * (OOXML/ODF core properties here, the EPUB package document in epub-extractor.ts).
+ */
+export function readMetaElements(xml: string, part: string, doc: DocumentBuilder, keyOf: (name: string, attributes: Record<string, string>) => string | null): void {
   let key: string | null = null;
   let value = '';
   readXml(xml, part, {
-    open(name) {
-      key = CORE_NAMES[name] ?? null;
+    open(name, attributes) {
+      key = keyOf(name, attributes);
       value = '';
     },
     close() {
@@ -43,6 +44,13 @@ export function readCoreProperties(zip: ZipArchive, part: string, doc: DocumentB
       if (key) value += t;
     },
   });
+}
+
+/** Reads the simple `<prefix:name>value</prefix:name>` properties of a metadata part into `doc`. */
+export function readCoreProperties(zip: ZipArchive, part: string, doc: DocumentBuilder): void {
+  const xml = zip.readText(part);
+  if (xml === null) return;
+  readMetaElements(xml, part, doc, (name) => CORE_NAMES[name] ?? null);
   // ODF names the author dc:creator only after an edit; the initial author is the creator otherwise.
   if (!doc.meta[MetaKeys.CREATOR] && doc.meta['meta:initial-author']) doc.meta[MetaKeys.CREATOR] = [...doc.meta['meta:initial-author']];
 }

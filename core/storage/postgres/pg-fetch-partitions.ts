@@ -7,18 +7,12 @@
  * (fenceCheck), so once another worker took the partition over, the late worker's writes are refused.
  */
 import type pg from 'pg';
-import type { FetchPartitions, PartitionClaim, PartitionState, PartitionStatus } from '../interfaces.js';
-import { leaseLost } from '../partition-claim.js';
+import type { FetchPartitions, PartitionClaim, PartitionStatus } from '../interfaces.js';
+import { leaseLost, type PartitionRow } from '../partition-claim.js';
 import type { PgDatabase } from './pg-database.js';
 
-interface Row {
-  partition: number;
-  state: PartitionState;
-  worker: string | null;
-  attempts: number;
-  released: number;
+interface Row extends PartitionRow {
   lease_ms: number | null;
-  reason: string | null;
 }
 
 const COLUMNS = 'partition, state, worker, attempts, released, extract(epoch FROM lease_expires) * 1000 AS lease_ms, reason';

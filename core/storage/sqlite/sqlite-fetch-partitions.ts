@@ -9,8 +9,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { leaseLost } from '../partition-claim.js';
-import type { FetchPartitions, PartitionClaim, PartitionStatus, PartitionState } from '../interfaces.js';
+import { leaseLost, type PartitionRow } from '../partition-claim.js';
+import type { FetchPartitions, PartitionClaim, PartitionStatus } from '../interfaces.js';
 export { leaseLost, workerId } from '../partition-claim.js';
 import { guard, openDatabase, type SqliteDatabase } from './open-database.js';
 
@@ -33,14 +33,8 @@ function addReleasedColumn(db: SqliteDatabase): void {
   if (!cols.some((c) => c.name === 'released')) db.exec('ALTER TABLE partitions ADD COLUMN released INTEGER NOT NULL DEFAULT 0');
 }
 
-interface Row {
-  partition: number;
-  state: PartitionState;
-  worker: string | null;
-  attempts: number;
-  released: number;
+interface Row extends PartitionRow {
   lease_expires: number | null;
-  reason: string | null;
 }
 
 function toStatus(r: Row): PartitionStatus {
