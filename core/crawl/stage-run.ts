@@ -5,6 +5,7 @@
  * once, as Nutch's jobs share one Job.waitForCompletion().
  */
 import type { Logger } from '../log.js';
+import type { Configuration } from '../config/configuration.js';
 import type { NutchContext } from './context.js';
 import { count, isPoliteStop, type Counters, type ProgressEvent, type StageName, type StageOptions } from './progress.js';
 
@@ -28,11 +29,13 @@ export function checkAborted(signal: AbortSignal | undefined, stage: StageName):
 
 export class StageRun {
   readonly log: Logger;
+  readonly conf: Configuration;
   readonly signal: AbortSignal | undefined;
   private readonly started = Date.now();
 
   constructor(ctx: NutchContext, readonly stage: StageName, private readonly opts: StageOptions = {}, readonly counters: Counters = {}) {
     this.log = ctx.log.child({ stage });
+    this.conf = ctx.conf;
     this.signal = opts.signal;
   }
 

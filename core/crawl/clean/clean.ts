@@ -5,10 +5,11 @@
 import { dirname, resolve } from 'node:path';
 import { CrawlStatus } from '../../model/crawl-datum.js';
 import type { NutchContext } from '../context.js';
-import { type Counters, type StageOptions } from '../progress.js';
+import type { Counters, StageOptions } from '../progress.js';
+import { StageRun } from '../stage-run.js';
 import { openIndexWriters } from '../index/open-index-writers.js';
 import { IndexActions } from '../index/index-actions.js';
-import { openExistingCrawlDb } from '../index/index.js';
+import { openExistingCrawlDb } from '../existing-stores.js';
 
 export interface CleanArgs {
   crawlDb: string;
@@ -18,8 +19,8 @@ export interface CleanArgs {
 }
 
 export async function clean(ctx: NutchContext, args: CleanArgs, opts: StageOptions = {}): Promise<Counters> {
-  const started = Date.now();
-  opts.onProgress?.({ type: 'stage-start', stage: 'clean', args: { crawlDb: args.crawlDb } });
+  const run = new StageRun(ctx, 'clean', opts);
+  run.start({ crawlDb: args.crawlDb });
   const crawlDb = await openExistingCrawlDb(ctx, args.crawlDb);
   const batchSize = Math.max(1, ctx.conf.getInt('storage.batch.size', 1000));
   let actions: IndexActions | null = null;
@@ -32,8 +33,8 @@ export async function clean(ctx: NutchContext, args: CleanArgs, opts: StageOptio
         await actions.delete(url, 'Deleted documents');
       }
       if (++seen % batchSize === 0) {
-        opts.onProgress?.({ type: 'progress', stage: 'clean', done: seen, counters: { ...actions.counters } });
-        if (opts.signal?.aborted) break;
+        run.progress(seen, undefined, actions.counters);
+        if (run.stopping) break;
       }
     }
     await actions.finish(!args.noCommit);
@@ -43,7 +44,6 @@ export async function clean(ctx: NutchContext, args: CleanArgs, opts: StageOptio
   } finally {
     await crawlDb.close();
   }
-  const counters: Counters = { 'Deleted documents': 0, ...actions.counters };
-  opts.onProgress?.({ type: 'stage-end', stage: 'clean', counters, ms: Date.now() - started });
-  return counters;
+  Object.assign(run.counters, { 'Deleted documents': 0, ...actions.counters });
+  return run.finish();
 }

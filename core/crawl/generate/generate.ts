@@ -9,13 +9,16 @@
  * under a hidden staging name and renamed into place when complete; the CrawlDb marks commit last.
  * A crash leaves the CrawlDb as it was and, at worst, an extra complete segment.
  */
-import { NutchError } from '../../errors.js';
 import type { NutchContext } from '../context.js';
-import { count, type Counters, type ProgressEvent, type StageOptions } from '../progress.js';
-import type { CrawlDbReader, CrawlDbUpdate, Segment } from '../../storage/interfaces.js';
+import type { Counters, ProgressEvent, StageOptions } from '../progress.js';
+import type { CrawlDb, CrawlDbReader, CrawlDbUpdate, Segment } from '../../storage/interfaces.js';
+import type { URLFilters } from '../../extension-points/url-filter.js';
+import type { URLNormalizers } from '../../extension-points/url-normalizer.js';
+import { StageRun } from '../stage-run.js';
+import { openExistingCrawlDb } from '../existing-stores.js';
 import { CandidateRuns } from './candidate-runs.js';
 import { SegmentAllocation } from './segment-allocation.js';
-import { generatedDatum, selectSortValue } from './selector.js';
+import { generatedDatum, selectSortValue, type SelectorOptions } from './selector.js';
 import { URLPartitioner, type PartitionMode } from './url-partitioner.js';
 import { domainOf, hostOf } from '../../url/url-parts.js';
 import { noSelectionReason } from './no-selection-reason.js';
@@ -50,167 +53,77 @@ export interface GenerateResult {
 
 const DAY_MS = 86_400_000;
 
+interface GenerateSettings {
+  topN: number;
+  numFetchers: number;
+  maxNumSegments: number;
+  filter: boolean;
+  normalise: boolean;
+  maxCount: number;
+  byDomain: boolean;
+  batchSize: number;
+  curTime: number;
+  genTime: number;
+  /** generate.max.count.expr / generate.fetch.delay.expr over a HostDb, when configured. */
+  hostLimitConf: ReturnType<typeof hostLimitSettings>;
+  /** A per-host expression: every selected URL's host is looked up (by host, whatever generate.count.mode). */
+  perHostCount: boolean;
+  countHosts: boolean;
+}
+
 export async function generate(ctx: NutchContext, args: GenerateArgs, opts: StageOptions = {}): Promise<Counters> {
   return (await generateSegments(ctx, args, opts)).counters;
 }
 
 export async function generateSegments(ctx: NutchContext, args: GenerateArgs, opts: StageOptions = {}): Promise<GenerateResult> {
-  const started = Date.now();
-  const counters: Counters = {};
-  const emit = (e: ProgressEvent) => opts.onProgress?.(e);
-  const log = ctx.log.child({ stage: 'generate' });
-  const { conf } = ctx;
-  const topN = args.topN !== undefined && args.topN > 0 ? args.topN : Infinity;
-  const numFetchers = Math.max(1, args.numFetchers ?? 1);
-  const maxNumSegments = Math.max(1, args.maxNumSegments ?? 1);
-  const filter = !args.noFilter && conf.getBoolean('generate.filter', true);
-  const normalise = !args.noNorm && conf.getBoolean('generate.normalise', true);
-  const maxCount = conf.getInt('generate.max.count');
-  const byDomain = conf.getString('generate.count.mode') === 'domain';
-  const updateDb = conf.getBoolean('generate.update.crawldb');
-  const batchSize = Math.max(1, conf.getInt('storage.batch.size'));
-  const hostLimitConf = hostLimitSettings(conf, args.hostDb);
-  // with a per-host expression every selected URL's host is looked up (by host, whatever generate.count.mode)
-  const perHostCount = !!hostLimitConf?.maxCountExpr;
-  const countHosts = maxCount > 0 || perHostCount || !!hostLimitConf?.fetchDelayExpr;
-  let hostLimits: HostLimits = { maxCount: new Map(), fetchDelay: new Map() };
-  const curTime = Date.now() + (args.addDays ?? 0) * DAY_MS;
-  const genTime = Date.now();
-  emit({ type: 'stage-start', stage: 'generate', args: { ...args } });
-  log.info(`Generator: starting, selecting best-scoring urls due for fetch; topN: ${topN === Infinity ? 'unlimited' : topN}, numFetchers: ${numFetchers}, filtering: ${filter}, normalizing: ${normalise}`);
+  const run = new StageRun(ctx, 'generate', opts);
+  const s = generateSettings(ctx, args);
+  run.start({ ...args });
+  run.log.info(`Generator: starting, selecting best-scoring urls due for fetch; topN: ${s.topN === Infinity ? 'unlimited' : s.topN}, numFetchers: ${s.numFetchers}, filtering: ${s.filter}, normalizing: ${s.normalise}`);
+  const created: string[] = [];
+  const finish = (): GenerateResult => {
+    run.finish((ms) => `Generator: finished, ${run.counters.selected ?? 0} URLs selected in ${created.length} segment(s), elapsed: ${ms} ms`, { ...run.counters });
+    return { counters: run.counters, segments: created };
+  };
 
-  const db = await ctx.storage.openCrawlDb(args.crawlDb);
-  if (!(await db.exists())) {
-    await db.close();
-    throw new NutchError('NUTCH_STORAGE_NOT_FOUND', `CrawlDb ${args.crawlDb} does not exist. Run "nutch inject ${args.crawlDb} <url_dir>" first.`, { file: args.crawlDb });
-  }
-  if (hostLimitConf) {
+  const db = await openExistingCrawlDb(ctx, args.crawlDb, `. Run "nutch inject ${args.crawlDb} <url_dir>" first.`);
+  if (s.hostLimitConf) {
     try {
-      await requireHostDb(ctx.storage, hostLimitConf);
+      await requireHostDb(ctx.storage, s.hostLimitConf);
     } catch (err) {
       await db.close();
       throw err;
     }
   }
-  const filters = filter ? await ctx.extensions.urlFilters() : null;
-  const hostNormalizers = normalise && countHosts ? await ctx.extensions.urlNormalizers('generate_host_count') : null;
-  const partitionNormalizers = normalise ? await ctx.extensions.urlNormalizers('partition') : null;
+  const filters = s.filter ? await ctx.extensions.urlFilters() : null;
+  const hostNormalizers = s.normalise && s.countHosts ? await ctx.extensions.urlNormalizers('generate_host_count') : null;
+  const partitionNormalizers = s.normalise ? await ctx.extensions.urlNormalizers('partition') : null;
   const scoring = await ctx.extensions.scoringFilters();
   const schedule = await ctx.extensions.fetchSchedule();
 
   let session: CrawlDbUpdate | undefined;
-  const created: string[] = [];
   try {
     session = await db.beginUpdate({ force: args.force });
     // under the CrawlDb's writer lock no other generate runs: staged segments are a killed one's
     for (const name of await ctx.storage.discardStaleStagedSegments(args.segmentsDir)) {
-      log.warn(`Generator: removed incomplete segment ${name} left by an interrupted generate`, { segment: name });
+      run.log.warn(`Generator: removed incomplete segment ${name} left by an interrupted generate`, { segment: name });
     }
-
-    // 1. select: every record through the Selector checks, candidates kept in sorted runs
-    const hostIds = new Map<string, number>();
-    const hostNames: string[] = [];
-    // URLs of a host that fit in no segment, counted once per URL and once per host, as Nutch
-    const affectedHosts = new Set<number>();
-    const hostOverflow = (h: number) => {
-      count(counters, 'URLS_SKIPPED_PER_HOST_OVERFLOW');
-      if (affectedHosts.has(h)) return;
-      affectedHosts.add(h);
-      counters.HOSTS_AFFECTED_PER_HOST_OVERFLOW = affectedHosts.size;
-      log.info(`Host or domain ${hostNames[h]} has more than ${maxCount} URLs for all ${maxNumSegments} segments. Additional URLs won't be included in the fetchlist.`);
-    };
-    const runs = new CandidateRuns(topN * maxNumSegments, maxCount > 0 && !perHostCount ? maxCount * maxNumSegments : 0, (c) => hostOverflow(c.host));
-    const selector = {
-      filters, schedule, scoring, curTime, counters,
-      restrictStatus: conf.getString('generate.restrict.status'),
-      genDelay: conf.getInt('crawl.gen.delay'),
-      minInterval: conf.getInt('generate.min.interval'),
-      minScore: conf.getFloat('generate.min.score'),
-    };
-    let scanned = 0;
-    const slice = new TimeSlice();
-    // The lock is held and the session writes nothing before the marks at the end, so the committed
-    // CrawlDb (the reader connection, on this thread) is exactly what the session would read.
-    for await (const { url, value } of db.scan({ batchSize })) {
-      await slice.tick();
-      if (++scanned % batchSize === 0) {
-        emit({ type: 'progress', stage: 'generate', done: scanned, counters: { ...counters } });
-        if (opts.signal?.aborted) break;
-      }
-      const sort = selectSortValue(url, value, selector);
-      if (sort === null) continue;
-      let host = -1;
-      if (countHosts) {
-        const normalised = hostNormalizers ? hostNormalizers.normalize(url) : url;
-        const h = normalised === null ? null : hostOf(normalised);
-        if (h === null) {
-          count(counters, 'MALFORMED_URL');
-          continue;
-        }
-        const key = byDomain && !hostLimitConf ? domainOf(h) : h;
-        host = hostIds.get(key) ?? -1;
-        if (host < 0) {
-          host = hostNames.push(key) - 1;
-          hostIds.set(key, host);
-        }
-      }
-      runs.add({ url, sort, host });
-    }
-    counters.records_scanned = scanned;
-    counters.candidates = runs.size;
-    if (hostLimitConf && !opts.signal?.aborted) hostLimits = await loadHostLimits(ctx.storage, hostLimitConf, hostNames, batchSize, log);
-
-    // 2. allocate: best first into segments, capped by topN and generate.max.count
-    const allocation = new SegmentAllocation({
-      topN, maxCount, maxNumSegments, counters,
-      onHostOverflow: hostOverflow,
-      maxCountOf: perHostCount ? (h) => hostLimits.maxCount.get(hostNames[h]!) ?? maxCount : undefined,
-    });
-    for await (const c of runs.sorted()) {
-      if (opts.signal?.aborted || !allocation.open) break;
-      await slice.tick();
-      allocation.offer(c);
-    }
-    const segmentsToWrite = allocation.segments.filter((s) => s.length > 0);
-    counters.selected = segmentsToWrite.reduce((n, s) => n + s.length, 0);
-
-    if (opts.signal?.aborted) {
-      count(counters, 'stopped');
-      counters.selected = 0;
-      log.warn('Generator: stopped before writing a segment; nothing generated');
+    const { segmentsToWrite, fetchDelay } = await selectAndAllocate(ctx, run, db, s, { filters, schedule, scoring, hostNormalizers });
+    if (segmentsToWrite.length === 0) {
       await session.abort();
       return finish();
     }
-    if (counters.selected === 0) {
-      const reason = noSelectionReason(counters);
-      counters[reason.counter] = 1;
-      log.warn(`Generator: 0 records selected for fetching, exiting ... (${reason.message})`);
-      await session.abort();
-      return finish();
-    }
-
-    // 3. write each segment's crawl_generate (staged, then renamed into place)
-    const partitioner = new URLPartitioner(conf.getString('partition.url.mode') as PartitionMode, numFetchers, partitionNormalizers, (m) => log.warn(m));
+    const partitioner = new URLPartitioner(ctx.conf.getString('partition.url.mode') as PartitionMode, s.numFetchers, partitionNormalizers, (m) => run.log.warn(m));
     for (const urls of segmentsToWrite) {
       await partitioner.prepare(urls);
-      const seg = await writeSegment(ctx, db, urls, { segmentsDir: args.segmentsDir, numFetchers, partitioner, batchSize, schedule, curTime, genTime, emit, counters, fetchDelay: hostLimits.fetchDelay });
+      const seg = await writeSegment(ctx, db, urls, { segmentsDir: args.segmentsDir, numFetchers: s.numFetchers, partitioner, batchSize: s.batchSize, schedule, curTime: s.curTime, genTime: s.genTime, emit: (e) => run.emit(e), counters: run.counters, fetchDelay });
       created.push(seg.path);
-      log.info(`Generator: segment: ${seg.path} (${urls.length} URLs)`);
+      run.log.info(`Generator: segment: ${seg.path} (${urls.length} URLs)`);
       await seg.close();
     }
-    counters.segments = created.length;
-
-    // 4. mark the selected URLs in the CrawlDb (generate.update.crawldb), committed last
-    if (updateDb) {
-      for (const urls of segmentsToWrite) {
-        for (let i = 0; i < urls.length; i += batchSize) {
-          const slice = urls.slice(i, i + batchSize);
-          const datums = await db.getMany(slice);
-          const marked = [...datums].map(([url, d]) => ({ url, value: { ...d, metaData: { ...d.metaData, [DatumMeta.GENERATE_TIME_KEY]: [String(genTime)] } } }));
-          await session.put(marked);
-          emit({ type: 'progress', stage: 'generate', done: i + slice.length, total: urls.length, counters: { ...counters } });
-        }
-      }
+    run.counters.segments = created.length;
+    if (ctx.conf.getBoolean('generate.update.crawldb')) {
+      await markGenerated(run, db, session, segmentsToWrite, s);
       await session.commit();
     } else {
       await session.abort();
@@ -222,12 +135,132 @@ export async function generateSegments(ctx: NutchContext, args: GenerateArgs, op
     await db.close();
   }
   return finish();
+}
 
-  function finish(): GenerateResult {
-    const ms = Date.now() - started;
-    log.info(`Generator: finished, ${counters.selected ?? 0} URLs selected in ${created.length} segment(s), elapsed: ${ms} ms`);
-    emit({ type: 'stage-end', stage: 'generate', counters: { ...counters }, ms });
-    return { counters, segments: created };
+function generateSettings(ctx: NutchContext, args: GenerateArgs): GenerateSettings {
+  const { conf } = ctx;
+  const now = Date.now();
+  const maxCount = conf.getInt('generate.max.count');
+  const hostLimitConf = hostLimitSettings(conf, args.hostDb);
+  const perHostCount = !!hostLimitConf?.maxCountExpr;
+  return {
+    topN: args.topN !== undefined && args.topN > 0 ? args.topN : Infinity,
+    numFetchers: Math.max(1, args.numFetchers ?? 1),
+    maxNumSegments: Math.max(1, args.maxNumSegments ?? 1),
+    filter: !args.noFilter && conf.getBoolean('generate.filter', true),
+    normalise: !args.noNorm && conf.getBoolean('generate.normalise', true),
+    maxCount,
+    byDomain: conf.getString('generate.count.mode') === 'domain',
+    batchSize: Math.max(1, conf.getInt('storage.batch.size')),
+    curTime: now + (args.addDays ?? 0) * DAY_MS,
+    genTime: now,
+    hostLimitConf, perHostCount,
+    countHosts: maxCount > 0 || perHostCount || !!hostLimitConf?.fetchDelayExpr,
+  };
+}
+
+interface SelectChains {
+  filters: URLFilters | null;
+  schedule: SelectorOptions['schedule'];
+  scoring: SelectorOptions['scoring'];
+  hostNormalizers: URLNormalizers | null;
+}
+
+/**
+ * 1. select: every record through the Selector checks, candidates kept in sorted runs; 2. allocate:
+ * best first into segments, capped by topN and generate.max.count. Returns the non-empty segments'
+ * URLs, or none when stopped or nothing is due (said in the log and the counters).
+ */
+async function selectAndAllocate(ctx: NutchContext, run: StageRun, db: CrawlDb, s: GenerateSettings, chains: SelectChains): Promise<{ segmentsToWrite: string[][]; fetchDelay: HostLimits['fetchDelay'] }> {
+  const { counters, log } = run;
+  const hostIds = new Map<string, number>();
+  const hostNames: string[] = [];
+  // URLs of a host that fit in no segment, counted once per URL and once per host, as Nutch
+  const affectedHosts = new Set<number>();
+  const hostOverflow = (h: number) => {
+    run.count('URLS_SKIPPED_PER_HOST_OVERFLOW');
+    if (affectedHosts.has(h)) return;
+    affectedHosts.add(h);
+    counters.HOSTS_AFFECTED_PER_HOST_OVERFLOW = affectedHosts.size;
+    log.info(`Host or domain ${hostNames[h]} has more than ${s.maxCount} URLs for all ${s.maxNumSegments} segments. Additional URLs won't be included in the fetchlist.`);
+  };
+  const runs = new CandidateRuns(s.topN * s.maxNumSegments, s.maxCount > 0 && !s.perHostCount ? s.maxCount * s.maxNumSegments : 0, (c) => hostOverflow(c.host));
+  const selector: SelectorOptions = {
+    filters: chains.filters, schedule: chains.schedule, scoring: chains.scoring, curTime: s.curTime, counters,
+    restrictStatus: run.conf.getString('generate.restrict.status'),
+    genDelay: run.conf.getInt('crawl.gen.delay'),
+    minInterval: run.conf.getInt('generate.min.interval'),
+    minScore: run.conf.getFloat('generate.min.score'),
+  };
+  let scanned = 0;
+  const slice = new TimeSlice();
+  // The lock is held and the session writes nothing before the marks at the end, so the committed
+  // CrawlDb (the reader connection, on this thread) is exactly what the session would read.
+  for await (const { url, value } of db.scan({ batchSize: s.batchSize })) {
+    await slice.tick();
+    if (++scanned % s.batchSize === 0) {
+      run.progress(scanned);
+      if (run.stopping) break;
+    }
+    const sort = selectSortValue(url, value, selector);
+    if (sort === null) continue;
+    let host = -1;
+    if (s.countHosts) {
+      const normalised = chains.hostNormalizers ? chains.hostNormalizers.normalize(url) : url;
+      const h = normalised === null ? null : hostOf(normalised);
+      if (h === null) {
+        run.count('MALFORMED_URL');
+        continue;
+      }
+      const key = s.byDomain && !s.hostLimitConf ? domainOf(h) : h;
+      host = hostIds.get(key) ?? -1;
+      if (host < 0) {
+        host = hostNames.push(key) - 1;
+        hostIds.set(key, host);
+      }
+    }
+    runs.add({ url, sort, host });
+  }
+  counters.records_scanned = scanned;
+  counters.candidates = runs.size;
+  let hostLimits: HostLimits = { maxCount: new Map(), fetchDelay: new Map() };
+  if (s.hostLimitConf && !run.stopping) hostLimits = await loadHostLimits(ctx.storage, s.hostLimitConf, hostNames, s.batchSize, log);
+
+  const allocation = new SegmentAllocation({
+    topN: s.topN, maxCount: s.maxCount, maxNumSegments: s.maxNumSegments, counters, onHostOverflow: hostOverflow,
+    maxCountOf: s.perHostCount ? (h) => hostLimits.maxCount.get(hostNames[h]!) ?? s.maxCount : undefined,
+  });
+  for await (const c of runs.sorted()) {
+    if (run.stopping || !allocation.open) break;
+    await slice.tick();
+    allocation.offer(c);
+  }
+  const segmentsToWrite = allocation.segments.filter((seg) => seg.length > 0);
+  counters.selected = segmentsToWrite.reduce((n, seg) => n + seg.length, 0);
+  if (run.stopping) {
+    run.count('stopped');
+    counters.selected = 0;
+    log.warn('Generator: stopped before writing a segment; nothing generated');
+    return { segmentsToWrite: [], fetchDelay: hostLimits.fetchDelay };
+  }
+  if (counters.selected === 0) {
+    const reason = noSelectionReason(counters);
+    counters[reason.counter] = 1;
+    log.warn(`Generator: 0 records selected for fetching, exiting ... (${reason.message})`);
+  }
+  return { segmentsToWrite, fetchDelay: hostLimits.fetchDelay };
+}
+
+/** 4. generate.update.crawldb: mark the selected URLs so the next generate skips them (committed last). */
+async function markGenerated(run: StageRun, db: CrawlDb, session: CrawlDbUpdate, segments: string[][], s: GenerateSettings): Promise<void> {
+  for (const urls of segments) {
+    for (let i = 0; i < urls.length; i += s.batchSize) {
+      const slice = urls.slice(i, i + s.batchSize);
+      const datums = await db.getMany(slice);
+      const marked = [...datums].map(([url, d]) => ({ url, value: { ...d, metaData: { ...d.metaData, [DatumMeta.GENERATE_TIME_KEY]: [String(s.genTime)] } } }));
+      await session.put(marked);
+      run.progress(i + slice.length, urls.length);
+    }
   }
 }
 

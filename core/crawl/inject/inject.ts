@@ -6,9 +6,13 @@
  */
 import { CrawlStatus, cloneCrawlDatum, createCrawlDatum, type CrawlDatum } from '../../model/crawl-datum.js';
 import type { NutchContext } from '../context.js';
-import { count, type Counters, type ProgressEvent, type StageOptions } from '../progress.js';
-import type { CrawlDbUpdate, Keyed } from '../../storage/interfaces.js';
-import { listSeedFiles, readSeedLines } from './seed-files.js';
+import type { Counters, StageOptions } from '../progress.js';
+import type { CrawlDb, CrawlDbUpdate, Keyed } from '../../storage/interfaces.js';
+import type { FetchSchedule } from '../../extension-points/fetch-schedule.js';
+import type { ScoringFilters } from '../../extension-points/scoring-filter.js';
+import { normalizeThenFilter, type UrlRewrite } from '../../extension-points/normalize-then-filter.js';
+import { StageRun } from '../stage-run.js';
+import { listSeedFiles, readSeedLines, type SeedLine } from './seed-files.js';
 import { applySeedMetadata, malformedReason, splitSeedLine } from './seed-line.js';
 import { rewriteExisting } from './rewrite-existing.js';
 import { TimeSlice } from '../../storage/yield.js';
@@ -32,131 +36,154 @@ export interface InjectArgs {
 /** Bytes kept of one seed line; longer lines are skipped as too long. */
 const LINE_CAP = 1024 * 1024;
 
+interface InjectSettings {
+  overwrite: boolean;
+  update: boolean;
+  maxUrlLength: number;
+  scoreInjected: number;
+  defaultInterval: number;
+  purge404: boolean;
+  batchSize: number;
+  /** Normalise-then-filter of the seeds (and with -filterNormalizeAll of existing URLs); null: neither. */
+  rewrite: UrlRewrite | null;
+  scoring: ScoringFilters;
+  schedule: FetchSchedule;
+}
+
 export async function inject(ctx: NutchContext, args: InjectArgs, opts: StageOptions = {}): Promise<Counters> {
-  const started = Date.now();
-  const counters: Counters = { urls_injected: 0, urls_injected_unique: 0, urls_filtered: 0, urls_malformed: 0, urls_merged: 0 };
-  const emit = (e: ProgressEvent) => opts.onProgress?.(e);
-  const log = ctx.log.child({ stage: 'inject' });
+  const run = new StageRun(ctx, 'inject', opts, { urls_injected: 0, urls_injected_unique: 0, urls_filtered: 0, urls_malformed: 0, urls_merged: 0 });
   const { conf } = ctx;
   const overwrite = args.overwrite ?? conf.getBoolean('db.injector.overwrite');
   const update = args.update ?? conf.getBoolean('db.injector.update');
-  const maxUrlLength = conf.getInt('db.max.outlink.length');
-  const scoreInjected = conf.getFloat('db.score.injected');
-  const defaultInterval = conf.getInt('db.fetch.interval.default');
-  const purge404 = conf.getBoolean('db.update.purge.404');
-  const batchSize = Math.max(1, conf.getInt('storage.batch.size'));
-  emit({ type: 'stage-start', stage: 'inject', args: { crawlDb: args.crawlDb, urlDir: args.urlDir } });
-  log.info(`Injector: starting, crawlDb: ${args.crawlDb}, urlDir: ${args.urlDir}, overwrite: ${overwrite}, update: ${update}`);
+  run.start({ crawlDb: args.crawlDb, urlDir: args.urlDir });
+  run.log.info(`Injector: starting, crawlDb: ${args.crawlDb}, urlDir: ${args.urlDir}, overwrite: ${overwrite}, update: ${update}`);
 
-  const files = listSeedFiles(args.urlDir, (m) => log.warn(m));
+  const files = listSeedFiles(args.urlDir, (m) => run.log.warn(m));
   // Every extension the stage uses is instantiated before the first record is read.
   const normalizers = args.noNormalize ? null : await ctx.extensions.urlNormalizers('inject');
   const filters = args.noFilter ? null : await ctx.extensions.urlFilters();
-  const scoring = await ctx.extensions.scoringFilters();
-  const schedule = await ctx.extensions.fetchSchedule();
+  const s: InjectSettings = {
+    overwrite, update,
+    maxUrlLength: conf.getInt('db.max.outlink.length'),
+    scoreInjected: conf.getFloat('db.score.injected'),
+    defaultInterval: conf.getInt('db.fetch.interval.default'),
+    purge404: conf.getBoolean('db.update.purge.404'),
+    batchSize: Math.max(1, conf.getInt('storage.batch.size')),
+    rewrite: normalizers || filters ? normalizeThenFilter(normalizers, filters) : null,
+    scoring: await ctx.extensions.scoringFilters(),
+    schedule: await ctx.extensions.fetchSchedule(),
+  };
 
   const db = await ctx.storage.openCrawlDb(args.crawlDb);
-  let session: CrawlDbUpdate | undefined;
   try {
-    session = await db.beginUpdate({ force: args.force });
-    const curTime = Date.now();
-    const pending = new Map<string, CrawlDatum>();
-    let lines = 0;
-    const slice = new TimeSlice();
-
-    const skip = (counter: string, culprit: string, reason: string, url?: string) => {
-      count(counters, counter);
-      log.warn(`Skipping seed at ${culprit}: ${reason}`, { url: url?.slice(0, 200) });
-      emit({ type: 'skip', stage: 'inject', url: url?.slice(0, 200), reason, culprit });
-    };
-
-    const flush = async () => {
-      if (pending.size === 0) return;
-      const urls = [...pending.keys()];
-      const before = await db.getMany(urls); // the committed CrawlDb: what "already present" means
-      const written = await session!.getMany(urls); // includes seeds of earlier batches of this run
-      const out: Keyed<CrawlDatum>[] = [];
-      for (const [url, injected] of pending) {
-        const old = before.get(url);
-        if (!(written.has(url) && !old)) count(counters, 'urls_injected_unique');
-        if (old) count(counters, 'urls_merged');
-        if (!old || overwrite) {
-          out.push({ url, value: injected });
-          continue;
-        }
-        if (update) out.push({ url, value: mergeInjected(old, injected, scoreInjected, defaultInterval) });
+    // a polite stop commits the seeds read so far, as the rest of a seed list can be injected later
+    await run.inSession(() => db.beginUpdate({ force: args.force }), async (session) => {
+      await injectSeeds(run, db, session, files, s);
+      if (run.stopping) {
+        run.count('stopped');
+        run.log.warn('Injector: stopped; committing the seeds read so far');
+      } else if (s.purge404 || args.filterNormalizeAll) {
+        await rewriteExisting(session, { purge404: s.purge404, rewrite: args.filterNormalizeAll ? s.rewrite : null, batchSize: s.batchSize, counters: run.counters });
       }
-      await session!.put(out);
-      pending.clear();
-      emit({ type: 'progress', stage: 'inject', done: lines, counters: { ...counters } });
-    };
-
-    outer: for (const file of files) {
-      log.info(`Injecting seed URL file ${file}`);
-      for await (const seed of readSeedLines(file, LINE_CAP)) {
-        if (opts.signal?.aborted) break outer;
-        await slice.tick();
-        lines++;
-        const culprit = `${seed.file}:${seed.line}`;
-        if (seed.text === null) { skip('urls_malformed', culprit, 'line is not valid UTF-8 text'); continue; }
-        if (seed.tooLong) { skip('urls_too_long', culprit, `line longer than ${LINE_CAP} bytes`); continue; }
-        const parsed = splitSeedLine(seed.text);
-        if (!parsed) continue;
-        if (parsed.url.length > maxUrlLength) {
-          skip('urls_too_long', culprit, `URL longer than db.max.outlink.length (${parsed.url.length} > ${maxUrlLength})`, parsed.url);
-          continue;
-        }
-        const bad = malformedReason(parsed.url);
-        if (bad) { skip('urls_malformed', culprit, `malformed URL (${bad})`, parsed.url); continue; }
-        let url: string | null = parsed.url;
-        if (normalizers) url = normalizers.normalize(url);
-        if (url !== null && filters) url = filters.filter(url);
-        if (url === null) {
-          count(counters, 'urls_filtered');
-          emit({ type: 'skip', stage: 'inject', url: parsed.url.slice(0, 200), reason: 'filtered', culprit });
-          continue;
-        }
-        const datum = schedule.initializeSchedule(url, createCrawlDatum({ status: CrawlStatus.STATUS_INJECTED }));
-        datum.fetchTime = curTime;
-        datum.score = scoreInjected;
-        datum.fetchInterval = defaultInterval;
-        for (const problem of applySeedMetadata(parsed.metadata, datum)) {
-          count(counters, 'metadata_invalid');
-          log.error(`${culprit}: ${problem} for url ${url.slice(0, 200)}; ignored`);
-          emit({ type: 'skip', stage: 'inject', url: url.slice(0, 200), reason: problem, culprit });
-        }
-        scoring.injectedScore(url, datum);
-        datum.status = CrawlStatus.STATUS_DB_UNFETCHED;
-        count(counters, 'urls_injected');
-        pending.set(url, datum);
-        if (pending.size >= batchSize) await flush();
-      }
-    }
-    await flush();
-    if (opts.signal?.aborted) {
-      count(counters, 'stopped');
-      log.warn('Injector: stopped; committing the seeds read so far');
-    } else if (purge404 || args.filterNormalizeAll) {
-      await rewriteExisting(session, { purge404, normalizers: args.filterNormalizeAll ? normalizers : null, filters: args.filterNormalizeAll ? filters : null, batchSize, counters });
-    }
-    await session.commit();
-  } catch (err) {
-    await session?.abort();
-    throw err;
+    }, 'Injector: stopped');
   } finally {
     await db.close();
   }
+  logTotals(run, s.purge404);
+  return run.finish((ms) => `Injector: finished, elapsed: ${ms} ms`, { ...run.counters });
+}
 
+/** Reads every seed line into the session, a batch at a time (InjectMapper + InjectReducer). */
+async function injectSeeds(run: StageRun, db: CrawlDb, session: CrawlDbUpdate, files: string[], s: InjectSettings): Promise<void> {
+  const pending = new Map<string, CrawlDatum>();
+  const curTime = Date.now();
+  const slice = new TimeSlice();
+  let lines = 0;
+  const flush = async () => {
+    if (pending.size === 0) return;
+    await mergeSeeds(run, db, session, pending, s);
+    pending.clear();
+    run.progress(lines);
+  };
+  for (const file of files) {
+    run.log.info(`Injecting seed URL file ${file}`);
+    for await (const seed of readSeedLines(file, LINE_CAP)) {
+      if (run.stopping) break;
+      await slice.tick();
+      lines++;
+      const seeded = seedDatum(run, seed, s, curTime);
+      if (!seeded) continue;
+      run.count('urls_injected');
+      pending.set(seeded.url, seeded.datum);
+      if (pending.size >= s.batchSize) await flush();
+    }
+    if (run.stopping) break;
+  }
+  await flush();
+}
+
+/** One seed line: its URL (normalised, filtered) and new datum, or null when it is skipped (counted). */
+function seedDatum(run: StageRun, seed: SeedLine, s: InjectSettings, curTime: number): { url: string; datum: CrawlDatum } | null {
+  const culprit = `${seed.file}:${seed.line}`;
+  const skip = (counter: string, reason: string, url?: string) => {
+    run.count(counter);
+    run.log.warn(`Skipping seed at ${culprit}: ${reason}`, { url: url?.slice(0, 200) });
+    run.emit({ type: 'skip', stage: 'inject', url: url?.slice(0, 200), reason, culprit });
+    return null;
+  };
+  if (seed.text === null) return skip('urls_malformed', 'line is not valid UTF-8 text');
+  if (seed.tooLong) return skip('urls_too_long', `line longer than ${LINE_CAP} bytes`);
+  const parsed = splitSeedLine(seed.text);
+  if (!parsed) return null;
+  if (parsed.url.length > s.maxUrlLength) return skip('urls_too_long', `URL longer than db.max.outlink.length (${parsed.url.length} > ${s.maxUrlLength})`, parsed.url);
+  const bad = malformedReason(parsed.url);
+  if (bad) return skip('urls_malformed', `malformed URL (${bad})`, parsed.url);
+  const url = s.rewrite ? s.rewrite(parsed.url) : parsed.url;
+  if (url === null) {
+    run.count('urls_filtered');
+    run.emit({ type: 'skip', stage: 'inject', url: parsed.url.slice(0, 200), reason: 'filtered', culprit });
+    return null;
+  }
+  const datum = s.schedule.initializeSchedule(url, createCrawlDatum({ status: CrawlStatus.STATUS_INJECTED }));
+  datum.fetchTime = curTime;
+  datum.score = s.scoreInjected;
+  datum.fetchInterval = s.defaultInterval;
+  for (const problem of applySeedMetadata(parsed.metadata, datum)) {
+    run.count('metadata_invalid');
+    run.log.error(`${culprit}: ${problem} for url ${url.slice(0, 200)}; ignored`);
+    run.emit({ type: 'skip', stage: 'inject', url: url.slice(0, 200), reason: problem, culprit });
+  }
+  s.scoring.injectedScore(url, datum);
+  datum.status = CrawlStatus.STATUS_DB_UNFETCHED;
+  return { url, datum };
+}
+
+/** InjectReducer: a batch of seeds against the committed CrawlDb (overwrite / update rules). */
+async function mergeSeeds(run: StageRun, db: CrawlDb, session: CrawlDbUpdate, pending: Map<string, CrawlDatum>, s: InjectSettings): Promise<void> {
+  const urls = [...pending.keys()];
+  const before = await db.getMany(urls); // the committed CrawlDb: what "already present" means
+  const written = await session.getMany(urls); // includes seeds of earlier batches of this run
+  const out: Keyed<CrawlDatum>[] = [];
+  for (const [url, injected] of pending) {
+    const old = before.get(url);
+    if (!(written.has(url) && !old)) run.count('urls_injected_unique');
+    if (old) run.count('urls_merged');
+    if (!old || s.overwrite) {
+      out.push({ url, value: injected });
+      continue;
+    }
+    if (s.update) out.push({ url, value: mergeInjected(old, injected, s.scoreInjected, s.defaultInterval) });
+  }
+  await session.put(out);
+}
+
+function logTotals({ log, counters }: StageRun, purge404: boolean): void {
   log.info(`Injector: Total urls rejected by filters: ${counters.urls_filtered}`);
   log.info(`Injector: Total urls injected after normalization and filtering: ${counters.urls_injected} (unique URLs: ${counters.urls_injected_unique})`);
   log.info(`Injector: Total urls injected but already in CrawlDb: ${counters.urls_merged}`);
-  log.info(`Injector: Total new urls injected: ${counters.urls_injected_unique - counters.urls_merged}`);
+  log.info(`Injector: Total new urls injected: ${counters.urls_injected_unique! - counters.urls_merged!}`);
   if (counters.urls_malformed) log.info(`Injector: Total malformed seed lines skipped: ${counters.urls_malformed}`);
   if (purge404) log.info(`Injector: Total urls with status gone removed from CrawlDb (db.update.purge.404): ${counters.urls_purged_404 ?? 0}`);
-  const ms = Date.now() - started;
-  log.info(`Injector: finished, elapsed: ${ms} ms`);
-  emit({ type: 'stage-end', stage: 'inject', counters: { ...counters }, ms });
-  return counters;
 }
 
 /** db.injector.update: the old record with the seed's metadata, and its score/interval when they differ from the defaults. */

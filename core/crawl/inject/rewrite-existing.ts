@@ -4,15 +4,14 @@
  * normalises and filters every existing URL (urls_purged_filter). Runs inside the inject session.
  */
 import { CrawlStatus, type CrawlDatum } from '../../model/crawl-datum.js';
-import type { URLFilters } from '../../extension-points/url-filter.js';
-import type { URLNormalizers } from '../../extension-points/url-normalizer.js';
+import type { UrlRewrite } from '../../extension-points/normalize-then-filter.js';
 import type { CrawlDbUpdate, Keyed } from '../../storage/interfaces.js';
 import { count, type Counters } from '../progress.js';
 
 export interface RewriteOptions {
   purge404: boolean;
-  normalizers: URLNormalizers | null;
-  filters: URLFilters | null;
+  /** -filterNormalizeAll: the inject normalisers and filters; null leaves existing URLs as they are. */
+  rewrite: UrlRewrite | null;
   batchSize: number;
   counters: Counters;
 }
@@ -34,10 +33,8 @@ export async function rewriteExisting(session: CrawlDbUpdate, o: RewriteOptions)
     if (o.purge404 && value.status === CrawlStatus.STATUS_DB_GONE) {
       count(o.counters, 'urls_purged_404');
       deletes.push(url);
-    } else if (o.normalizers || o.filters) {
-      let target: string | null = url;
-      if (o.normalizers) target = o.normalizers.normalize(target);
-      if (target !== null && o.filters) target = o.filters.filter(target);
+    } else if (o.rewrite) {
+      const target = o.rewrite(url);
       if (target === null) {
         count(o.counters, 'urls_purged_filter');
         deletes.push(url);
