@@ -30,11 +30,11 @@ export class ExtensionChains {
   constructor(readonly repo: PluginRepository, private readonly conf: Configuration, private readonly log: Logger) {}
 
   /** Error sink for synchronous per-URL chains: logged with plugin, point and URL, and the URL dropped. */
-  private recorder(point: string) {
+  private recorder(point: ExtensionPoint<unknown>) {
     return (extensionId: string, url: string, err: unknown) => {
       const ext = this.repo.getExtensions(point).find((e) => e.id === extensionId);
-      this.log.warn(`${point} ${extensionId} threw on ${url.slice(0, 300)}: ${errorMessage(err)}`, {
-        code: 'NUTCH_EXTENSION_FAILED', plugin: ext?.pluginId, point, extension: extensionId, url: url.slice(0, 300),
+      this.log.warn(`${point.id} ${extensionId} threw on ${url.slice(0, 300)}: ${errorMessage(err)}`, {
+        code: 'NUTCH_EXTENSION_FAILED', plugin: ext?.pluginId, point: point.id, extension: extensionId, url: url.slice(0, 300),
       });
     };
   }
@@ -47,14 +47,14 @@ export class ExtensionChains {
   }
 
   /** The ordered extensions of a point. */
-  ordered(point: string, order: string[], mode: OrderMode, property: string): ExtensionDescriptor[] {
+  ordered<T>(point: ExtensionPoint<T>, order: string[], mode: OrderMode, property: string): ExtensionDescriptor<T>[] {
     const all = [...this.repo.getExtensions(point)];
     if (order.length === 0) return all;
-    const out: ExtensionDescriptor[] = [];
+    const out: ExtensionDescriptor<T>[] = [];
     for (const name of order) {
       const ext = all.find((e) => e.id === name || e.aliases.includes(name));
       if (!ext) {
-        this.warnInactive(property, point, name);
+        this.warnInactive(property, point.id, name);
         continue;
       }
       if (!out.includes(ext)) out.push(ext);
@@ -71,17 +71,17 @@ export class ExtensionChains {
     this.log.warn(`${property} names "${name}", which is not an active ${point} extension (${this.repo.whyUnavailable(name)}); ignored.`, { property, point, extension: name, code: 'NUTCH_EXTENSION_NOT_FOUND' });
   }
 
-  private async instances<T>(point: ExtensionPoint<T>, exts: ExtensionDescriptor[]): Promise<{ extensionId: string; instance: T }[]> {
+  private async instances<T>(exts: readonly ExtensionDescriptor<T>[]): Promise<{ extensionId: string; instance: T }[]> {
     const out: { extensionId: string; instance: T }[] = [];
-    for (const ext of exts) out.push({ extensionId: ext.id, instance: await this.repo.getInstance<T>(ext) });
+    for (const ext of exts) out.push({ extensionId: ext.id, instance: await this.repo.getInstance(ext) });
     return out;
   }
 
   /** URLNormalizer chain of a scope (Nutch's URLNormalizers). */
-  normalizerChain(scope: NormalizerScope): ExtensionDescriptor[] {
+  normalizerChain(scope: NormalizerScope): ExtensionDescriptor<URLNormalizer>[] {
     const scoped = this.orderList(`urlnormalizer.order.${scope}`);
     const order = scoped.length ? scoped : this.orderList('urlnormalizer.order');
-    let exts = this.ordered(ExtensionPoints.URLNormalizer.id, order, 'listed-first', scoped.length ? `urlnormalizer.order.${scope}` : 'urlnormalizer.order');
+    let exts = this.ordered(ExtensionPoints.URLNormalizer, order, 'listed-first', scoped.length ? `urlnormalizer.order.${scope}` : 'urlnormalizer.order');
     const restrict = this.conf.has(`urlnormalizer.scope.${scope}`) ? this.orderList(`urlnormalizer.scope.${scope}`) : [];
     if (restrict.length) {
       for (const name of restrict) if (!exts.some((e) => e.id === name || e.aliases.includes(name))) this.warnInactive(`urlnormalizer.scope.${scope}`, ExtensionPoints.URLNormalizer.id, name);
@@ -92,55 +92,54 @@ export class ExtensionChains {
 
   async urlNormalizers(scope: NormalizerScope = 'default', only?: string): Promise<URLNormalizers> {
     let exts = this.normalizerChain(scope);
-    if (only) exts = [this.requireExtension(ExtensionPoints.URLNormalizer.id, only)];
-    const steps = (await this.instances(ExtensionPoints.URLNormalizer, exts)).map(({ extensionId, instance }) => ({ extensionId, normalizer: instance as URLNormalizer }));
-    return new URLNormalizers(scope, steps, this.conf.getInt('urlnormalizer.loop.count', 1), this.recorder('URLNormalizer'));
+    if (only) exts = [this.requireExtension(ExtensionPoints.URLNormalizer, only)];
+    const steps = (await this.instances(exts)).map(({ extensionId, instance }) => ({ extensionId, normalizer: instance }));
+    return new URLNormalizers(scope, steps, this.conf.getInt('urlnormalizer.loop.count', 1), this.recorder(ExtensionPoints.URLNormalizer));
   }
 
-  filterChain(): ExtensionDescriptor[] {
-    return this.ordered(ExtensionPoints.URLFilter.id, this.orderList('urlfilter.order'), 'only-listed', 'urlfilter.order');
+  filterChain(): ExtensionDescriptor<URLFilter>[] {
+    return this.ordered(ExtensionPoints.URLFilter, this.orderList('urlfilter.order'), 'only-listed', 'urlfilter.order');
   }
 
   async urlFilters(only?: string): Promise<URLFilters> {
-    const exts = only ? [this.requireExtension(ExtensionPoints.URLFilter.id, only)] : this.filterChain();
-    const steps = (await this.instances(ExtensionPoints.URLFilter, exts)).map(({ extensionId, instance }) => ({ extensionId, filter: instance as URLFilter }));
-    return new URLFilters(steps, this.recorder('URLFilter'));
+    const exts = only ? [this.requireExtension(ExtensionPoints.URLFilter, only)] : this.filterChain();
+    const steps = (await this.instances(exts)).map(({ extensionId, instance }) => ({ extensionId, filter: instance }));
+    return new URLFilters(steps, this.recorder(ExtensionPoints.URLFilter));
   }
 
   async urlExemptionFilters(): Promise<URLExemptionFilters> {
-    const exts = [...this.repo.getExtensions(ExtensionPoints.URLExemptionFilter.id)];
-    const steps = (await this.instances(ExtensionPoints.URLExemptionFilter, exts)).map(({ extensionId, instance }) => ({ extensionId, filter: instance as URLExemptionFilter }));
-    return new URLExemptionFilters(steps, this.recorder('URLExemptionFilter'));
+    const steps = (await this.instances(this.repo.getExtensions(ExtensionPoints.URLExemptionFilter))).map(({ extensionId, instance }) => ({ extensionId, filter: instance }));
+    return new URLExemptionFilters(steps, this.recorder(ExtensionPoints.URLExemptionFilter));
   }
 
-  scoringChain(): ExtensionDescriptor[] {
-    return this.ordered(ExtensionPoints.ScoringFilter.id, this.orderList('scoring.filter.order'), 'only-listed', 'scoring.filter.order');
+  scoringChain(): ExtensionDescriptor<ScoringFilter>[] {
+    return this.ordered(ExtensionPoints.ScoringFilter, this.orderList('scoring.filter.order'), 'only-listed', 'scoring.filter.order');
   }
 
   async scoringFilters(): Promise<ScoringFilters> {
-    const steps = (await this.instances(ExtensionPoints.ScoringFilter, this.scoringChain())).map(({ extensionId, instance }) => ({ extensionId, filter: instance as ScoringFilter }));
+    const steps = (await this.instances(this.scoringChain())).map(({ extensionId, instance }) => ({ extensionId, filter: instance }));
     return new ScoringFilters(steps, (extensionId, url, err) => {
       throw this.tag(ExtensionPoints.ScoringFilter.id, extensionId, url, err);
     });
   }
 
-  htmlParseFilterChain(): ExtensionDescriptor[] {
-    return this.ordered(ExtensionPoints.HtmlParseFilter.id, this.orderList('htmlparsefilter.order'), 'only-listed', 'htmlparsefilter.order');
+  htmlParseFilterChain(): ExtensionDescriptor<HtmlParseFilter>[] {
+    return this.ordered(ExtensionPoints.HtmlParseFilter, this.orderList('htmlparsefilter.order'), 'only-listed', 'htmlparsefilter.order');
   }
 
   async htmlParseFilters(): Promise<HtmlParseFilters> {
-    const steps = (await this.instances(ExtensionPoints.HtmlParseFilter, this.htmlParseFilterChain())).map(({ extensionId, instance }) => ({ extensionId, filter: instance as HtmlParseFilter }));
+    const steps = (await this.instances(this.htmlParseFilterChain())).map(({ extensionId, instance }) => ({ extensionId, filter: instance }));
     return new HtmlParseFilters(steps, (extensionId, url, err) => {
       throw this.tag(ExtensionPoints.HtmlParseFilter.id, extensionId, url, err);
     });
   }
 
-  indexingChain(): ExtensionDescriptor[] {
-    return this.ordered(ExtensionPoints.IndexingFilter.id, this.orderList('indexingfilter.order'), 'only-listed', 'indexingfilter.order');
+  indexingChain(): ExtensionDescriptor<IndexingFilter>[] {
+    return this.ordered(ExtensionPoints.IndexingFilter, this.orderList('indexingfilter.order'), 'only-listed', 'indexingfilter.order');
   }
 
   async indexingFilters(): Promise<IndexingFilters> {
-    const steps = (await this.instances(ExtensionPoints.IndexingFilter, this.indexingChain())).map(({ extensionId, instance }) => ({ extensionId, filter: instance as IndexingFilter }));
+    const steps = (await this.instances(this.indexingChain())).map(({ extensionId, instance }) => ({ extensionId, filter: instance }));
     return new IndexingFilters(steps, (extensionId, url, err) => {
       throw this.tag(ExtensionPoints.IndexingFilter.id, extensionId, url, err);
     });
@@ -148,18 +147,23 @@ export class ExtensionChains {
 
   /** Protocol selection; protocols are instantiated on first use of their scheme. */
   protocolFactory(): ProtocolFactory {
-    const candidates = this.repo.getExtensions(ExtensionPoints.Protocol.id).map((ext) => ({
+    const candidates = this.repo.getExtensions(ExtensionPoints.Protocol).map((ext) => ({
       extensionId: ext.id,
       schemes: (ext.parameters.protocolName ?? '').split(/[\s,]+/).filter(Boolean).map((s) => s.toLowerCase()),
-      get: () => this.repo.getInstance<Protocol>(ext),
+      get: () => this.repo.getInstance(ext),
     }));
     const factory = new ProtocolFactory(candidates, this.orderList('host-protocol-mapping'));
     for (const id of factory.mappingTargets()) if (!candidates.some((c) => c.extensionId === id)) this.warnInactive('host-protocol-mapping', ExtensionPoints.Protocol.id, id);
     return factory;
   }
 
+  /** Instantiates (and so starts) every Protocol extension: the fetcher does it before its first request. */
+  async startProtocols(): Promise<void> {
+    await Promise.all(this.repo.getExtensions(ExtensionPoints.Protocol).map((ext) => this.repo.getInstance(ext)));
+  }
+
   parserCandidates(): ParserCandidate[] {
-    return this.repo.getExtensions(ExtensionPoints.Parser.id).map((ext) => ({
+    return this.repo.getExtensions(ExtensionPoints.Parser).map((ext) => ({
       extensionId: ext.id,
       aliases: ext.aliases,
       contentTypes: (ext.parameters.contentType ?? '').split(/[\s,]+/).filter(Boolean).map((s) => s.toLowerCase()),
@@ -168,27 +172,27 @@ export class ExtensionChains {
 
   /** The single FetchSchedule named by db.fetch.schedule.class (a bad name rejects, never throws synchronously). */
   async fetchSchedule(): Promise<FetchSchedule> {
-    return this.repo.getInstance<FetchSchedule>(this.selectByClass(ExtensionPoints.FetchSchedule.id, 'db.fetch.schedule.class'));
+    return this.repo.getInstance(this.selectByClass(ExtensionPoints.FetchSchedule, 'db.fetch.schedule.class'));
   }
 
   /** The single Signature named by db.signature.class. */
   async signature(): Promise<Signature> {
-    return this.repo.getInstance<Signature>(this.selectByClass(ExtensionPoints.Signature.id, 'db.signature.class'));
+    return this.repo.getInstance(this.selectByClass(ExtensionPoints.Signature, 'db.signature.class'));
   }
 
-  selectByClass(point: string, property: string): ExtensionDescriptor {
+  selectByClass<T>(point: ExtensionPoint<T>, property: string): ExtensionDescriptor<T> {
     const name = this.conf.getString(property);
     const ext = this.repo.findExtension(point, name);
     if (!ext) {
-      throw new NutchError('NUTCH_EXTENSION_NOT_FOUND', `${property} = "${name}" matches no active ${point} extension (${this.repo.whyUnavailable(name)}). Active: ${this.repo.getExtensions(point).map((e) => e.id).join(', ') || 'none'}.`, { property, point });
+      throw new NutchError('NUTCH_EXTENSION_NOT_FOUND', `${property} = "${name}" matches no active ${point.id} extension (${this.repo.whyUnavailable(name)}). Active: ${this.repo.getExtensions(point).map((e) => e.id).join(', ') || 'none'}.`, { property, point: point.id });
     }
     return ext;
   }
 
-  requireExtension(point: string, name: string): ExtensionDescriptor {
+  requireExtension<T>(point: ExtensionPoint<T>, name: string): ExtensionDescriptor<T> {
     const ext = this.repo.findExtension(point, name);
     if (!ext) {
-      throw new NutchError('NUTCH_EXTENSION_NOT_FOUND', `No active ${point} extension "${name}" (${this.repo.whyUnavailable(name)}). Active: ${this.repo.getExtensions(point).map((e) => e.id).join(', ') || 'none'}.`, { point, extension: name });
+      throw new NutchError('NUTCH_EXTENSION_NOT_FOUND', `No active ${point.id} extension "${name}" (${this.repo.whyUnavailable(name)}). Active: ${this.repo.getExtensions(point).map((e) => e.id).join(', ') || 'none'}.`, { point: point.id, extension: name });
     }
     return ext;
   }

@@ -4,7 +4,18 @@ import type { PluginDefinition } from './define-plugin.js';
 
 export type PluginSource = 'builtin' | 'package' | 'folder' | 'object';
 
-export interface ExtensionDescriptor {
+/**
+ * What the repository needs of a typed extension-point handle (ExtensionPoints.URLFilter): its id, and
+ * the implementation type it carries, so `getExtensions(ExtensionPoints.URLFilter)` returns
+ * extensions whose instances are URLFilters.
+ */
+export interface PointToken<T> {
+  readonly id: string;
+  /** Phantom field carrying the implementation type. */
+  readonly __type?: T;
+}
+
+export interface ExtensionDescriptor<T = unknown> {
   /** Globally unique: the plugin id when the plugin has one extension, else `<plugin-id>:<name>`. */
   id: string;
   pluginId: string;
@@ -13,6 +24,8 @@ export interface ExtensionDescriptor {
   /** Other names that order lists and *.class properties match (Nutch class names, `<plugin>:<name>`). */
   aliases: string[];
   parameters: Record<string, string>;
+  /** Phantom field: the implementation type of the point, when the descriptor came through a token. */
+  readonly __type?: T;
 }
 
 export interface PluginDescriptor {

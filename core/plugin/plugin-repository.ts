@@ -20,7 +20,7 @@ import { discoverPlugins } from './discovery.js';
 import { instantiate, PLUGIN_CONTEXT } from './instantiate.js';
 import { objectToDescriptor, type PluginObject } from './plugin-object.js';
 import type { PluginContext } from './plugin-context.js';
-import { matchesName, type ExtensionDescriptor, type PluginDescriptor } from './plugin-descriptor.js';
+import { matchesName, type ExtensionDescriptor, type PluginDescriptor, type PointToken } from './plugin-descriptor.js';
 
 export interface PluginRepositoryOptions {
   conf: Configuration;
@@ -156,14 +156,22 @@ export class PluginRepository {
     return [...this.points.keys()];
   }
 
-  /** Active extensions of a point, by id. */
-  getExtensions(point: string): readonly ExtensionDescriptor[] {
-    return this.byPoint.get(point) ?? [];
+  /**
+   * Active extensions of a point, by id. Through its typed handle (`ExtensionPoints.URLFilter`) the
+   * descriptors carry the implementation type, and getInstance() of one returns that type; a string id
+   * (a point declared by a third-party plugin) gives untyped descriptors.
+   */
+  getExtensions<T>(point: PointToken<T>): readonly ExtensionDescriptor<T>[];
+  getExtensions(point: string): readonly ExtensionDescriptor<any>[];
+  getExtensions(point: PointToken<unknown> | string): readonly ExtensionDescriptor<any>[] {
+    return this.byPoint.get(typeof point === 'string' ? point : point.id) ?? [];
   }
 
   /** The active extension of `point` whose id or alias is `name`. */
-  findExtension(point: string, name: string): ExtensionDescriptor | undefined {
-    return this.getExtensions(point).find((e) => matchesName(e, name));
+  findExtension<T>(point: PointToken<T>, name: string): ExtensionDescriptor<T> | undefined;
+  findExtension(point: string, name: string): ExtensionDescriptor<any> | undefined;
+  findExtension(point: PointToken<unknown> | string, name: string): ExtensionDescriptor<any> | undefined {
+    return this.getExtensions(typeof point === 'string' ? point : point.id).find((e) => matchesName(e, name));
   }
 
   /** Where an extension id or alias names an extension of an inactive plugin, say why it is inactive. */
@@ -184,7 +192,7 @@ export class PluginRepository {
   }
 
   /** The instance of an extension: imports the module, starts the plugin (dependencies first), creates it once. */
-  getInstance<T>(ext: ExtensionDescriptor): Promise<T> {
+  getInstance<T>(ext: ExtensionDescriptor<T>): Promise<T> {
     if (this.closed) return Promise.reject(new NutchError('NUTCH_CLOSED', `The crawler is closed; cannot create extension ${ext.id}.`, { extension: ext.id }));
     let p = this.instances.get(ext.id);
     if (!p) {
@@ -196,7 +204,7 @@ export class PluginRepository {
   }
 
   /** A fresh, uncached instance: IndexWriters open one per writer of index-writers.json, as Nutch. */
-  newInstance<T>(ext: ExtensionDescriptor): Promise<T> {
+  newInstance<T>(ext: ExtensionDescriptor<T>): Promise<T> {
     if (this.closed) return Promise.reject(new NutchError('NUTCH_CLOSED', `The crawler is closed; cannot create extension ${ext.id}.`, { extension: ext.id }));
     return this.createInstance(ext) as Promise<T>;
   }

@@ -27,7 +27,7 @@ export async function openIndexWriters(ctx: NutchContext, opts: OpenIndexWriters
   try {
     for (const w of resolved.writers) {
       const ext = w.extension;
-      const instance = await ctx.plugins.newInstance<IndexWriter>(ext);
+      const instance = await ctx.plugins.newInstance(ext);
       if (opts.searcherOnly && typeof instance.search !== 'function') continue;
       const writer = new MappedIndexWriter(instance, w.config.mapping);
       try {

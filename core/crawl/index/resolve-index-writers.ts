@@ -10,13 +10,14 @@
 import { NutchError } from '../../errors.js';
 import { ExtensionPoints } from '../../extension-points/extension-point.js';
 import type { ExtensionDescriptor } from '../../plugin/plugin-descriptor.js';
+import type { IndexWriter } from '../../extension-points/index-writer.js';
 import { replacementForClass, replacementForPlugin, replacementName } from '../../plugin/nutch-plugin-replacements.js';
 import type { NutchContext } from '../context.js';
 import { readIndexWritersConfig, type IndexWriterConfig, type IndexWritersConfig } from './index-writers-config.js';
 
 export interface ResolvedIndexWriter {
   config: IndexWriterConfig;
-  extension: ExtensionDescriptor;
+  extension: ExtensionDescriptor<IndexWriter>;
   parameters: Record<string, string>;
 }
 
@@ -28,7 +29,7 @@ export interface ResolvedIndexWriters {
 }
 
 export function resolveIndexWriters(ctx: NutchContext, config: IndexWritersConfig = readIndexWritersConfig(ctx.conf)): ResolvedIndexWriters {
-  const point = ExtensionPoints.IndexWriter.id;
+  const point = ExtensionPoints.IndexWriter;
   const out: ResolvedIndexWriters = { file: config.file, writers: [], skipped: [] };
   for (const w of config.writers) {
     const ext = ctx.plugins.findExtension(point, w.extension);
@@ -36,7 +37,7 @@ export function resolveIndexWriters(ctx: NutchContext, config: IndexWritersConfi
       out.writers.push({ config: w, extension: ext, parameters: w.parameters });
       continue;
     }
-    const owner = ctx.plugins.descriptors.find((d) => d.extensions.some((e) => e.point === point && (e.id === w.extension || e.aliases.includes(w.extension))));
+    const owner = ctx.plugins.descriptors.find((d) => d.extensions.some((e) => e.point === point.id && (e.id === w.extension || e.aliases.includes(w.extension))));
     if (owner) {
       out.skipped.push(`writer ${w.id} (${w.where}): plugin ${owner.id} is not active (${ctx.plugins.whyUnavailable(w.extension)})`);
       continue;

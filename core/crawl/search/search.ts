@@ -14,7 +14,7 @@ import { IndexWriters, type IndexWriter, type SearchHit } from '../../extension-
 import { ExtensionPoints } from '../../extension-points/extension-point.js';
 import { readJsonFile } from '../../config/json-file.js';
 import { shippedConfDir } from '../../config/load-configuration.js';
-import { matchesName } from '../../plugin/plugin-descriptor.js';
+import { matchesName, type ExtensionDescriptor } from '../../plugin/plugin-descriptor.js';
 import type { NutchContext } from '../context.js';
 import { openIndexWriters } from '../index/open-index-writers.js';
 import { parseIndexWritersConfig } from '../index/index-writers-config.js';
@@ -61,9 +61,9 @@ async function openEmbeddedIndex(ctx: NutchContext, crawlDir: string): Promise<I
   const file = join(shippedConfDir(), 'index-writers.json');
   const shipped = parseIndexWritersConfig(readJsonFile(file, 'NUTCH_INDEX_WRITERS_INVALID'), file);
   for (const w of shipped.writers) {
-    const ext = ctx.plugins.descriptors.flatMap((d) => d.extensions).find((e) => e.point === ExtensionPoints.IndexWriter.id && matchesName(e, w.extension));
+    const ext = ctx.plugins.descriptors.flatMap((d) => d.extensions).find((e): e is ExtensionDescriptor<IndexWriter> => e.point === ExtensionPoints.IndexWriter.id && matchesName(e, w.extension));
     if (!ext) continue;
-    const instance = await ctx.plugins.newInstance<IndexWriter>(ext);
+    const instance = await ctx.plugins.newInstance(ext);
     if (typeof instance.search !== 'function') continue;
     const writer = new MappedIndexWriter(instance, w.mapping);
     await writer.open({ writerId: w.id, parameters: w.parameters, crawlDir });
