@@ -19,12 +19,13 @@ export const LOG_LEVELS = Object.keys(RANK) as LogLevel[];
  * (a host's stderr is not ours to fill with progress). NUTCH_LOG_LEVEL raises or lowers it; a value
  * that is not a level is reported once and ignored.
  */
-export function createDefaultLogger(envLevel: string | undefined = process.env.NUTCH_LOG_LEVEL, fallback: LogLevel = 'warn'): Logger {
+export function createDefaultLogger(envLevel: string | undefined, fallback: LogLevel = 'warn'): { log: Logger; level: LogLevel } {
   const wanted = envLevel?.trim().toLowerCase();
   const valid = !!wanted && (LOG_LEVELS as string[]).includes(wanted);
-  const log = createConsoleLogger(valid ? (wanted as LogLevel) : fallback);
+  const level = valid ? (wanted as LogLevel) : fallback;
+  const log = createConsoleLogger(level);
   if (wanted && !valid) log.warn(`NUTCH_LOG_LEVEL="${envLevel}" is not a log level (${LOG_LEVELS.join(', ')}); using ${fallback}`);
-  return log;
+  return { log, level };
 }
 
 export function createConsoleLogger(level: LogLevel = 'info', bindings: Record<string, unknown> = {}, write: (line: string) => void = (l) => process.stderr.write(l + '\n')): Logger {

@@ -115,22 +115,17 @@ export async function createNutch(options: CreateNutchOptions = {}): Promise<Nut
   });
   ctx.extensions.logChains();
   let closed = false;
-  const running = new Set<AbortController>();
-
-  const callOpts = (opts?: CallOptions): StageOptions & { done(): void } => {
+  const checkOpen = () => {
     if (closed) throw new NutchError('NUTCH_CLOSED', 'This crawler was closed; create a new one with createNutch().');
-    const controller = new AbortController();
-    running.add(controller);
-    const signals = [controller.signal, options.signal, opts?.signal].filter((s): s is AbortSignal => !!s);
-    return { signal: AbortSignal.any(signals), onProgress: opts?.onProgress, done: () => running.delete(controller) };
+  };
+  /** The caller's options with the crawler's signal: the context tracks the run, and close() stops it politely. */
+  const callOpts = (opts?: CallOptions): StageOptions => {
+    const signals = [options.signal, opts?.signal].filter((s): s is AbortSignal => !!s);
+    return { signal: signals.length ? AbortSignal.any(signals) : undefined, onProgress: opts?.onProgress };
   };
   const stage = async <A, R = Counters>(fn: (c: NutchContext, a: A, o: StageOptions) => Promise<R>, args: A, opts?: CallOptions): Promise<R> => {
-    const o = callOpts(opts);
-    try {
-      return await fn(ctx, args, o);
-    } finally {
-      o.done();
-    }
+    checkOpen();
+    return ctx.activity.run(callOpts(opts), (o) => fn(ctx, args, o));
   };
   const writeSeeds = (seeds: string[]): string => {
     const dir = join(crawlDir, '.seeds');
@@ -168,9 +163,9 @@ export async function createNutch(options: CreateNutchOptions = {}): Promise<Nut
       const channel = new EventChannel<ProgressEvent>();
       const stopper = new AbortController();
       const signal = opts.signal ? AbortSignal.any([opts.signal, stopper.signal]) : stopper.signal;
-      const o = callOpts({ signal, onProgress: (e) => channel.push(e) });
+      checkOpen();
       const seedDir = opts.seeds?.length ? writeSeeds(opts.seeds) : opts.seedDir;
-      const result = crawlLoop(ctx, defaultStages, {
+      const result = ctx.activity.run(callOpts({ signal, onProgress: (e) => channel.push(e) }), (o) => crawlLoop(ctx, defaultStages, {
         ...opts,
         crawlDir,
         seedDir,
@@ -178,8 +173,8 @@ export async function createNutch(options: CreateNutchOptions = {}): Promise<Nut
         sizeFetchlist: opts.topN,
         numThreads: opts.threads,
         index: opts.index ?? true,
-      }, { ...o, collectGarbage: existingGc() });
-      result.then(() => channel.end(), (err) => channel.end(err)).finally(() => o.done());
+      }, { ...o, collectGarbage: existingGc() }));
+      result.then(() => channel.end(), (err) => channel.end(err));
       result.catch(() => {});
       const events = (): AsyncIterator<ProgressEvent> => {
         const it = channel[Symbol.asyncIterator]();
@@ -199,10 +194,9 @@ export async function createNutch(options: CreateNutchOptions = {}): Promise<Nut
     },
     search: async (query, opts = {}) => defaultStages.search(ctx, { crawlDir, query, limit: opts.limit ?? 10 }),
     readdb: (url) => readers.crawlDb.get(url),
+    // running stages stop politely and finish committing before the plugins they use are stopped
     async close() {
-      if (closed) return;
       closed = true;
-      for (const c of running) c.abort();
       await ctx.close();
     },
     [Symbol.asyncDispose]() {

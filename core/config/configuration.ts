@@ -253,6 +253,11 @@ export class Configuration {
     return { confDirs: this.confDirs, defs, values, unsupported: [...this.unsupported], patterns, defaultsFiles: [...this.defaultsFiles] };
   }
 
+  /** A copy to layer values over without touching this one (same values, provenance and declarations). */
+  derive(): Configuration {
+    return Configuration.fromSnapshot(this.snapshot());
+  }
+
   static fromSnapshot(s: ConfigurationSnapshot): Configuration {
     const conf = new Configuration(s.confDirs);
     for (const [k, d] of Object.entries(s.defs)) conf.defs.set(k, d);
@@ -285,7 +290,8 @@ export function describeSource(from: ValueSource): string {
     case 'programmatic':
       return `set by ${from.source}`;
     case 'cli':
-      return `set by -D on the command line`;
+      // a value a command passes on as its own -D (crawl --time-limit-fetch) names that option
+      return from.source && from.source !== '-D' ? `set by ${from.source}` : `set by -D on the command line`;
   }
 }
 

@@ -1,9 +1,12 @@
 /**
- * NutchContext: what every stage receives — configuration, plugins, the extension chains, the log.
- * Built the same way by the CLI and by createNutch(), one per crawler; never shared.
+ * NutchContext: what every stage receives — configuration, plugins, the extension chains, the log,
+ * the storage engine — and what it owns: the resources created on demand (the parse pool) and the
+ * stages running on it. Built the same way by the CLI and by createNutch(), one per crawler; never
+ * shared. close() (or `await using`) stops the running stages politely and waits for them, then
+ * closes what it owns in reverse: the parse pool, the plugins (reverse start order), the engine it opened.
  */
 import { NutchError } from '../errors.js';
-import { createDefaultLogger, type Logger } from '../log.js';
+import { createDefaultLogger, type Logger, type LogLevel } from '../log.js';
 import { loadConfiguration, type LoadConfigurationOptions } from '../config/load-configuration.js';
 import { packageVersion } from '../config/package-root.js';
 import type { Configuration } from '../config/configuration.js';
@@ -12,15 +15,26 @@ import type { PluginObject } from '../extension-points/typed-plugin.js';
 import { ExtensionChains } from '../extension-points/extension-chains.js';
 import type { StorageEngine } from '../storage/interfaces.js';
 import { openStorageEngine } from '../storage/open-storage.js';
+import { OwnedResources } from './owned-resources.js';
+import { StageActivity } from './stage-activity.js';
 
-export interface NutchContext {
+export interface NutchContext extends AsyncDisposable {
   conf: Configuration;
   plugins: PluginRepository;
   extensions: ExtensionChains;
   log: Logger;
+  /**
+   * The least level worth producing for `log`: parse workers drop what is below it before it crosses
+   * threads. 'debug' when the embedder passed its own logger (that logger filters).
+   */
+  logLevel: LogLevel;
   /** Opens the CrawlDb, LinkDb and segments (chosen by storage.url unless an engine was passed). */
   storage: StorageEngine;
-  /** Releases what the context owns: plugins in reverse start order, then the engine it opened. */
+  /** Resources created on first use and closed with the context (the parse pool). */
+  owned: OwnedResources;
+  /** The stages running on the context, which close() stops politely and waits for. */
+  activity: StageActivity;
+  /** Stops running stages politely, then releases what the context owns, in reverse. Idempotent. */
   close(): Promise<void>;
 }
 
@@ -31,13 +45,18 @@ export interface CreateContextOptions extends LoadConfigurationOptions {
   pluginFolders?: string[];
   /** Default: warnings and errors on stderr (NUTCH_LOG_LEVEL changes the level); silentLogger for none. */
   logger?: Logger;
+  /** The level `logger` was made with (default: 'debug' with a logger given, else the default logger's). */
+  logLevel?: LogLevel;
   includeBuiltins?: boolean;
   /** A storage engine to use instead of the embedded SQLite one (not closed by the context). */
   storage?: StorageEngine;
 }
 
 export function createContext(opts: CreateContextOptions = {}): NutchContext {
-  const log = opts.logger ?? createDefaultLogger();
+  const env = opts.env ?? process.env;
+  const defaultLog = opts.logger ? null : createDefaultLogger(env.NUTCH_LOG_LEVEL);
+  const log = opts.logger ?? defaultLog!.log;
+  const logLevel = opts.logLevel ?? (defaultLog ? defaultLog.level : 'debug');
   const conf = loadConfiguration({ ...opts, warn: opts.warn ?? ((message) => log.warn(message)) });
   const plugins = new PluginRepository({
     conf,
@@ -52,14 +71,30 @@ export function createContext(opts: CreateContextOptions = {}): NutchContext {
   const extensions = new ExtensionChains(plugins, conf, log);
   const ownsStorage = !opts.storage;
   const storage = opts.storage ?? openStorageEngine(conf, log, { cwd: opts.cwd });
-  const close = async () => {
+  const owned = new OwnedResources();
+  const activity = new StageActivity();
+  let closing: Promise<void> | null = null;
+  const close = () => (closing ??= (async () => {
+    await activity.stopAll();
     try {
-      await plugins.close();
+      await owned.closeAll();
     } finally {
-      if (ownsStorage) await storage.close();
+      try {
+        await plugins.close();
+      } finally {
+        if (ownsStorage) await storage.close();
+      }
     }
-  };
-  return { conf, plugins, extensions, log, storage, close };
+  })());
+  return { conf, plugins, extensions, log, logLevel, storage, owned, activity, close, [Symbol.asyncDispose]: close };
+}
+
+/**
+ * The same context seen through another Configuration (a crawl's own layered values): everything it
+ * owns is shared, so closing either closes both.
+ */
+export function withConfiguration(ctx: NutchContext, conf: Configuration): NutchContext {
+  return { ...ctx, conf };
 }
 
 /** Nutch refuses to fetch without an agent name; so does nutch-ts (same message). */

@@ -29,7 +29,7 @@ export async function fetchStage(ctx: NutchContext, args: FetchArgs & { inlinePa
   let counters: Counters | undefined;
   try {
     // each partition's parse parts end with its fetch, in the process that fetched it
-    counters = await fetch(ctx, { ...args, parse: inline.parse, onPartitionEnd: inline.finishPartition }, opts);
+    counters = await fetch(ctx, { ...args, parse: inline.parse, onPartitionEnd: inline.finishPartition, onSegmentEnd: inline.endSegment }, opts);
   } finally {
     const parsed = await inline.close();
     if (counters) for (const [k, v] of Object.entries(parsed)) counters[`parse.${k}`] = v;

@@ -10,33 +10,19 @@ import type { Parser } from '../extension-points/parser.js';
 import { ParsePool, type ParsePoolOptions, type ParseRequest } from './pool.js';
 import type { ParseOutcome } from './parse-util.js';
 
-const pools = new WeakMap<NutchContext, ParsePool>();
+/** The pool's key among the context's owned resources. */
+const PARSE_POOL = Symbol('parse pool');
 
-/** The context's parse pool; the first call creates it and chains its close() onto ctx.close(). */
+/** The context's parse pool; the first call creates it, and the context closes it with itself. */
 export function parsePoolOf(ctx: NutchContext, opts: Partial<Pick<ParsePoolOptions, 'size' | 'timeoutMs' | 'defaultSize'>> = {}): ParsePool {
-  let pool = pools.get(ctx);
-  if (!pool) {
-    const created = new ParsePool({ conf: ctx.conf, plugins: ctx.plugins, log: ctx.log, ...opts });
-    pool = created;
-    pools.set(ctx, created);
-    const close = ctx.close.bind(ctx);
-    ctx.close = async () => {
-      pools.delete(ctx);
-      await created.close();
-      await close();
-    };
-  }
-  return pool;
+  return ctx.owned.get(PARSE_POOL, () => new ParsePool({ conf: ctx.conf, plugins: ctx.plugins, log: ctx.log, logLevel: ctx.logLevel, ...opts }), (pool) => pool.close());
 }
 
 /** Terminates the context's parse pool, if any; the next parse starts a new one. The crawl loop calls
  * this after each round's fetch and parse, so idle workers do not hold their heaps through updatedb,
  * invertlinks and index (as Nutch's parse tasks end with their job). */
 export async function closeParsePool(ctx: NutchContext): Promise<void> {
-  const pool = pools.get(ctx);
-  if (!pool) return;
-  pools.delete(ctx);
-  await pool.close();
+  await ctx.owned.release(PARSE_POOL);
 }
 
 /** Parser composite over the pool: first successful parser wins (selection happens in the worker). */

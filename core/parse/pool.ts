@@ -14,7 +14,7 @@ import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { NutchError, errorMessage } from '../errors.js';
 import type { Configuration } from '../config/configuration.js';
-import type { Logger } from '../log.js';
+import type { Logger, LogLevel } from '../log.js';
 import type { PluginRepository } from '../plugin/plugin-repository.js';
 import type { Content } from '../model/content.js';
 import { ParseStatusMinor, failedParse, singleParseResult } from '../model/parse.js';
@@ -26,6 +26,8 @@ export interface ParsePoolOptions {
   conf: Configuration;
   plugins: PluginRepository;
   log: Logger;
+  /** What workers forward to `log` (they drop lower levels before crossing threads); default 'debug': the logger filters. */
+  logLevel?: LogLevel;
   /** Worker threads; default `parser.worker.threads`, 0 = `defaultSize`. */
   size?: number;
   /** Worker threads when `parser.worker.threads` is 0; default one per core. */
@@ -81,7 +83,7 @@ export class ParsePool {
     const pluginRoots = opts.plugins.descriptors
       .filter((d) => d.root && d.source !== 'object' && opts.plugins.isActive(d.id))
       .map((d) => d.root!);
-    this.init = { conf: opts.conf.snapshot(), pluginRoots, logLevel: process.env.NUTCH_LOG_LEVEL ?? 'info' };
+    this.init = { conf: opts.conf.snapshot(), pluginRoots, logLevel: opts.logLevel ?? 'debug' };
   }
 
   /** Starts every worker and waits until their plugins are loaded and started; rejects when they fail. */

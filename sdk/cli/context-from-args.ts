@@ -6,5 +6,5 @@ import type { CliIO } from './command.js';
 export function cliContext(io: CliIO, defines: Record<string, string>): NutchContext {
   const level = (io.env.NUTCH_LOG_LEVEL as LogLevel | undefined) ?? 'warn';
   const logger = createConsoleLogger(level, {}, (line) => io.stderr.write(line + '\n'));
-  return createContext({ cwd: io.cwd, env: io.env, defines, logger, root: io.cwd });
+  return createContext({ cwd: io.cwd, env: io.env, defines, logger, logLevel: level, root: io.cwd });
 }

@@ -11,10 +11,10 @@
  */
 import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { checkAgentName, type NutchContext } from '../context.js';
+import { checkAgentName, withConfiguration, type NutchContext } from '../context.js';
 import { NutchError } from '../../errors.js';
 import { count, type Counters, type ProgressEvent, type StageName, type StageOptions } from '../progress.js';
-import { crawlLayout } from './crawl-layout.js';
+import { crawlLayout, type CrawlLayout } from './crawl-layout.js';
 import { closeParsePool } from '../../parse/parsers.js';
 import { resolveIndexWriters } from '../index/resolve-index-writers.js';
 import type { CrawlStages } from './crawl-stages.js';
@@ -74,123 +74,108 @@ export const ROUND_STAGES: readonly StageName[] = ['updatehostdb', 'sitemap', 'g
 export async function crawl(ctx: NutchContext, stages: CrawlStages, args: CrawlArgs, opts: CrawlLoopOptions = {}): Promise<Counters> {
   // before inject or generate writes anything (Nutch checks only in the fetcher, after generate)
   checkAgentName(ctx.conf);
-  const layout = crawlLayout(args.crawlDir);
-  const summary: Counters = {};
-  const started = Date.now();
-  const signal = opts.signal;
-  const emit = (e: ProgressEvent) => opts.onProgress?.(e);
-  let current: { stage: StageName; round?: number } | undefined;
-  let stoppedAt: { stage: StageName; round?: number } | null = null;
-  const onAbort = () => (stoppedAt ??= current ?? null);
-  signal?.addEventListener('abort', onAbort, { once: true });
-
-  const run = async <A>(stage: StageName, fn: (ctx: NutchContext, a: A, o: StageOptions) => Promise<Counters>, a: A, round?: number): Promise<Counters> => {
-    const t0 = Date.now();
-    current = { stage, round };
-    const counters = await fn(ctx, a, { signal, onProgress: (e) => emit(round !== undefined && (e.type === 'stage-start' || e.type === 'stage-end') ? { ...e, round } : e) });
-    for (const [k, v] of Object.entries(counters)) {
-      if (stage === 'updatedb' && k.startsWith('db_')) continue;
-      count(summary, `${stage}.${k}`, v);
-    }
-    count(summary, `time.${stage}.ms`, Date.now() - t0);
-    opts.collectGarbage?.();
-    return counters;
-  };
-
   // As the agent name: a crawl that cannot index fails before round 1, not after a round's fetch.
   if (args.index) resolveIndexWriters(ctx);
-  emit({ type: 'stage-start', stage: 'crawl', args: { ...args } });
-  try {
-    if (args.seedDir) await run('inject', stages.inject, { crawlDb: layout.crawlDb, urlDir: args.seedDir });
+  return new CrawlLoop(crawlContext(ctx, args), stages, args, opts).run();
+}
 
-    const threads = args.numThreads ?? ctx.conf.getInt('fetcher.threads.fetch', CRAWL_DEFAULTS.numThreads);
-    // as bin/crawl: "Injecting sitemaps" after the seeds, before the first round
-    if (args.sitemapDir && !signal?.aborted) {
-      if (!stages.sitemap) throw new NutchError('NUTCH_USAGE', 'crawl: a sitemap directory was given but the stage table has no sitemap stage.');
-      await run('sitemap', stages.sitemap, { crawlDb: layout.crawlDb, sitemapUrls: args.sitemapDir, threads }, undefined);
+/**
+ * The crawl's own view of the context: bin/crawl's --time-limit-fetch is passed to the fetcher as its
+ * -D, here a configuration layered over the crawler's, so the crawler's own Configuration is untouched.
+ */
+function crawlContext(ctx: NutchContext, args: CrawlArgs): NutchContext {
+  if (args.timeLimitFetch === undefined) return ctx;
+  const conf = ctx.conf.derive();
+  conf.set('fetcher.timelimit.mins', args.timeLimitFetch, { layer: 'cli', source: 'crawl --time-limit-fetch' });
+  return withConfiguration(ctx, conf);
+}
+
+type Position = { stage: StageName; round?: number };
+
+class CrawlLoop {
+  private readonly layout: CrawlLayout;
+  private readonly summary: Counters = {};
+  private readonly started = Date.now();
+  private readonly signal: AbortSignal | undefined;
+  private readonly threads: number;
+  private current: Position | undefined;
+  private stoppedAt: Position | null = null;
+
+  constructor(private readonly ctx: NutchContext, private readonly stages: CrawlStages, private readonly args: CrawlArgs, private readonly opts: CrawlLoopOptions) {
+    this.layout = crawlLayout(args.crawlDir);
+    this.signal = opts.signal;
+    this.threads = args.numThreads ?? ctx.conf.getInt('fetcher.threads.fetch', CRAWL_DEFAULTS.numThreads);
+  }
+
+  private get stopping(): boolean {
+    return !!this.signal?.aborted;
+  }
+
+  private emit(e: ProgressEvent): void {
+    this.opts.onProgress?.(e);
+  }
+
+  async run(): Promise<Counters> {
+    const { summary, signal } = this;
+    const onAbort = () => (this.stoppedAt ??= this.current ?? null);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    this.emit({ type: 'stage-start', stage: 'crawl', args: { ...this.args } });
+    try {
+      await this.seed();
+      await this.rounds();
+      this.current = undefined;
+      if (this.args.index) warnIfNoAnchors(this.ctx, summary);
+      if (this.stopping) this.countStop();
+      // the CrawlDb as readdb -stats counts it (skipped after a stop: a full scan would delay the exit)
+      else Object.assign(summary, await crawlDbSummary(this.ctx, this.layout.crawlDb));
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
     }
-    if (args.timeLimitFetch !== undefined) ctx.conf.set('fetcher.timelimit.mins', args.timeLimitFetch, { layer: 'cli', source: 'crawl --time-limit-fetch' });
+    summary['time.crawl.ms'] = Date.now() - this.started;
+    this.emit({ type: 'stage-end', stage: 'crawl', counters: summary, ms: Date.now() - this.started });
+    return summary;
+  }
 
-    const parseInFetch = ctx.conf.getBoolean('fetcher.parse');
-    /**
-     * Runs a segment's stages from `from` on; false when a polite stop ended it early. A resumed
-     * segment is fetched without the inline parse and then parsed whole (-force replaces what a
-     * stopped inline parse wrote), so no page is parsed twice or missed whatever fetcher.parse was.
-     */
-    const finishSegment = async (segment: string, from: SegmentResumePoint, round: number, resumed: boolean): Promise<boolean> => {
-      if (from === 'fetch') {
-        await run('fetch', stages.fetch, { segment, threads, ...(resumed ? { inlineParse: false } : {}) }, round);
-        if (signal?.aborted) return false;
-      }
-      if (from === 'fetch' || from === 'parse') {
-        try {
-          if (resumed) await run('parse', stages.parse, { segment, force: (await readSegmentState(ctx, segment)).hasParseOutput }, round);
-          else if (!parseInFetch) await run('parse', stages.parse, { segment }, round);
-        } finally {
-          await closeParsePool(ctx);
-        }
-        if (signal?.aborted) return false;
-      }
-      await run('updatedb', stages.updatedb, { crawlDb: layout.crawlDb, segments: [segment] }, round);
-      if (signal?.aborted) return false;
-      await run('invertlinks', stages.invertlinks, { linkDb: layout.linkDb, segments: [segment], noNormalize: true, noFilter: true }, round);
-      return !signal?.aborted;
-    };
+  /** One stage of the loop: its counters summed into the summary, its time counted. */
+  private async stage<A>(stage: StageName, fn: (ctx: NutchContext, a: A, o: StageOptions) => Promise<Counters>, a: A, round?: number): Promise<Counters> {
+    const t0 = Date.now();
+    this.current = { stage, round };
+    const counters = await fn(this.ctx, a, { signal: this.signal, onProgress: (e) => this.emit(round !== undefined && (e.type === 'stage-start' || e.type === 'stage-end') ? { ...e, round } : e) });
+    for (const [k, v] of Object.entries(counters)) {
+      if (stage === 'updatedb' && k.startsWith('db_')) continue;
+      count(this.summary, `${stage}.${k}`, v);
+    }
+    count(this.summary, `time.${stage}.ms`, Date.now() - t0);
+    this.opts.collectGarbage?.();
+    return counters;
+  }
 
-    /** Runs --hostdbupdate and --sitemaps-from-hostdb for a round; true when the HostDb exists afterwards. */
-    const roundStartHostDb = async (round: number): Promise<boolean> => {
-      if (args.hostDbUpdate && (await storeExists(ctx, 'crawldb', layout.crawlDb))) {
-        if (!stages.updatehostdb) throw new NutchError('NUTCH_USAGE', 'crawl --hostdbupdate: the stage table has no updatehostdb stage.');
-        await run('updatehostdb', stages.updatehostdb, { hostDb: layout.hostDb, crawlDb: layout.crawlDb }, round);
-        if (signal?.aborted) return false;
-      }
-      const exists = await storeExists(ctx, 'hostdb', layout.hostDb);
-      const freq = args.sitemapsFromHostDb ?? 'never';
-      if (exists && (freq === 'always' || (freq === 'once' && round === 1))) {
-        if (!stages.sitemap) throw new NutchError('NUTCH_USAGE', 'crawl --sitemaps-from-hostdb: the stage table has no sitemap stage.');
-        await run('sitemap', stages.sitemap, { crawlDb: layout.crawlDb, hosts: await sitemapHostsOf(ctx.storage, layout.hostDb), threads }, round);
-      }
-      if (!exists && (args.hostDbGenerate || freq !== 'never')) {
-        ctx.log.warn(`crawl: HostDb ${layout.hostDb} does not exist yet; round ${round} runs without it (--hostdbupdate builds it)`);
-      }
-      return exists;
-    };
+  /** The seeds, then (as bin/crawl: "Injecting sitemaps") the sitemaps, before the first round. */
+  private async seed(): Promise<void> {
+    const { args, layout, stages } = this;
+    if (args.seedDir) await this.stage('inject', stages.inject, { crawlDb: layout.crawlDb, urlDir: args.seedDir });
+    if (args.sitemapDir && !this.stopping) {
+      if (!stages.sitemap) throw new NutchError('NUTCH_USAGE', 'crawl: a sitemap directory was given but the stage table has no sitemap stage.');
+      await this.stage('sitemap', stages.sitemap, { crawlDb: layout.crawlDb, sitemapUrls: args.sitemapDir, threads: this.threads }, undefined);
+    }
+  }
 
-    let resume = await unfinishedSegment(ctx, layout.crawlDb, layout.segmentsDir);
+  private async rounds(): Promise<void> {
+    const { args, ctx, summary } = this;
+    let resume = await unfinishedSegment(ctx, this.layout.crawlDb, this.layout.segmentsDir);
     for (let round = 1; args.rounds < 0 || round <= args.rounds; round++) {
-      if (signal?.aborted) break;
+      if (this.stopping) break;
       if (existsSync(join(args.crawlDir, '.STOP'))) {
         ctx.log.info(`.STOP file found in ${args.crawlDir}: escaping loop`);
         count(summary, 'stopped.by.file');
         break;
       }
-      let segments: string[] = [];
-      if (resume) {
-        ctx.log.warn(`Segment ${basename(resume.segment)} was left unfinished by a stopped crawl (${RESUME_REASON[resume.from]}): finishing it in round ${round} (${resumeStages(resume.from, !!args.index)}) instead of generating a new segment`, { segment: resume.segment });
-        count(summary, `resumed.${resume.from}`);
-        segments = [resume.segment];
-      } else {
-        // as bin/crawl: the HostDb and its hosts' sitemaps before each round's generate
-        const hostDbReady = await roundStartHostDb(round);
-        if (signal?.aborted) break;
-        await run('generate', async (c, a: Parameters<CrawlStages['generate']>[1], o) => {
-          const generated = await stages.generate(c, a, o);
-          segments = generated.segments;
-          return generated.counters;
-        }, {
-          crawlDb: layout.crawlDb,
-          segmentsDir: layout.segmentsDir,
-          topN: args.sizeFetchlist ?? CRAWL_DEFAULTS.sizeFetchlist,
-          numFetchers: args.numFetchers ?? CRAWL_DEFAULTS.numFetchers,
-          noFilter: true,
-          ...(args.hostDbGenerate && hostDbReady ? { hostDb: layout.hostDb } : {}),
-        }, round);
-        if (signal?.aborted) break;
-      }
+      const segments = resume ? this.resumed(resume, round) : await this.generate(round);
+      if (this.stopping) break;
       if (segments.length === 0) {
-        if (args.waitMs && args.waitMs > 0 && !signal?.aborted) {
+        if (args.waitMs && args.waitMs > 0) {
           ctx.log.info(`Generate selected nothing; waiting ${args.waitMs} ms before retrying`);
-          await sleep(args.waitMs, signal);
+          await sleep(args.waitMs, this.signal);
           round--;
           continue;
         }
@@ -199,43 +184,110 @@ export async function crawl(ctx: NutchContext, stages: CrawlStages, args: CrawlA
         break;
       }
       count(summary, 'rounds');
-      const resumed = resume !== null;
       const from = resume?.from ?? 'fetch';
+      const wasResumed = resume !== null;
       resume = null;
-      let finished = true;
-      for (const segment of segments) {
-        if (!(await finishSegment(segment, from, round, resumed))) {
-          finished = false;
-          break;
-        }
-      }
-      if (!finished) break;
-      await run('dedup', stages.dedup, { crawlDb: layout.crawlDb, group: args.dedupGroup ?? CRAWL_DEFAULTS.dedupGroup }, round);
-      if (signal?.aborted) break;
-      if (args.index) {
-        await run('index', stages.index, { crawlDb: layout.crawlDb, linkDb: layout.linkDb, segments, crawlDir: args.crawlDir }, round);
-        if (signal?.aborted) break;
-        await run('clean', stages.clean, { crawlDb: layout.crawlDb, crawlDir: args.crawlDir }, round);
-      }
+      if (!(await this.finishSegments(segments, from, round, wasResumed))) break;
+      await this.endRound(segments, round);
     }
-    current = undefined;
-    if (args.index) warnIfNoAnchors(ctx, summary);
-    if (signal?.aborted) {
-      count(summary, 'stopped.by.signal');
-      // set by the abort listener, which TypeScript's flow analysis does not see
-      const at = stoppedAt as { stage: StageName; round?: number } | null;
-      if (at?.round !== undefined) summary['stopped.round'] = at.round;
-      if (at) count(summary, `stopped.in.${at.stage}`);
-    } else {
-      // the CrawlDb as readdb -stats counts it (skipped after a stop: a full scan would delay the exit)
-      Object.assign(summary, await crawlDbSummary(ctx, layout.crawlDb));
-    }
-  } finally {
-    signal?.removeEventListener('abort', onAbort);
   }
-  summary['time.crawl.ms'] = Date.now() - started;
-  emit({ type: 'stage-end', stage: 'crawl', counters: summary, ms: Date.now() - started });
-  return summary;
+
+  private resumed(resume: { segment: string; from: SegmentResumePoint }, round: number): string[] {
+    this.ctx.log.warn(`Segment ${basename(resume.segment)} was left unfinished by a stopped crawl (${RESUME_REASON[resume.from]}): finishing it in round ${round} (${resumeStages(resume.from, !!this.args.index)}) instead of generating a new segment`, { segment: resume.segment });
+    count(this.summary, `resumed.${resume.from}`);
+    return [resume.segment];
+  }
+
+  /** Runs --hostdbupdate and --sitemaps-from-hostdb for a round; true when the HostDb exists afterwards. */
+  private async roundStartHostDb(round: number): Promise<boolean> {
+    const { args, ctx, layout, stages } = this;
+    if (args.hostDbUpdate && (await storeExists(ctx, 'crawldb', layout.crawlDb))) {
+      if (!stages.updatehostdb) throw new NutchError('NUTCH_USAGE', 'crawl --hostdbupdate: the stage table has no updatehostdb stage.');
+      await this.stage('updatehostdb', stages.updatehostdb, { hostDb: layout.hostDb, crawlDb: layout.crawlDb }, round);
+      if (this.stopping) return false;
+    }
+    const exists = await storeExists(ctx, 'hostdb', layout.hostDb);
+    const freq = args.sitemapsFromHostDb ?? 'never';
+    if (exists && (freq === 'always' || (freq === 'once' && round === 1))) {
+      if (!stages.sitemap) throw new NutchError('NUTCH_USAGE', 'crawl --sitemaps-from-hostdb: the stage table has no sitemap stage.');
+      await this.stage('sitemap', stages.sitemap, { crawlDb: layout.crawlDb, hosts: await sitemapHostsOf(ctx.storage, layout.hostDb), threads: this.threads }, round);
+    }
+    if (!exists && (args.hostDbGenerate || freq !== 'never')) {
+      ctx.log.warn(`crawl: HostDb ${layout.hostDb} does not exist yet; round ${round} runs without it (--hostdbupdate builds it)`);
+    }
+    return exists;
+  }
+
+  private async generate(round: number): Promise<string[]> {
+    const { args, layout, stages } = this;
+    // as bin/crawl: the HostDb and its hosts' sitemaps before each round's generate
+    const hostDbReady = await this.roundStartHostDb(round);
+    if (this.stopping) return [];
+    let segments: string[] = [];
+    await this.stage('generate', async (c, a: Parameters<CrawlStages['generate']>[1], o) => {
+      const generated = await stages.generate(c, a, o);
+      segments = generated.segments;
+      return generated.counters;
+    }, {
+      crawlDb: layout.crawlDb,
+      segmentsDir: layout.segmentsDir,
+      topN: args.sizeFetchlist ?? CRAWL_DEFAULTS.sizeFetchlist,
+      numFetchers: args.numFetchers ?? CRAWL_DEFAULTS.numFetchers,
+      noFilter: true,
+      ...(args.hostDbGenerate && hostDbReady ? { hostDb: layout.hostDb } : {}),
+    }, round);
+    return segments;
+  }
+
+  /** Every segment of the round through its stages; false when a polite stop ended the round early. */
+  private async finishSegments(segments: string[], from: SegmentResumePoint, round: number, resumed: boolean): Promise<boolean> {
+    for (const segment of segments) if (!(await this.finishSegment(segment, from, round, resumed))) return false;
+    return true;
+  }
+
+  /**
+   * Runs a segment's stages from `from` on; false when a polite stop ended it early. A resumed
+   * segment is fetched without the inline parse and then parsed whole (-force replaces what a
+   * stopped inline parse wrote), so no page is parsed twice or missed whatever fetcher.parse was.
+   */
+  private async finishSegment(segment: string, from: SegmentResumePoint, round: number, resumed: boolean): Promise<boolean> {
+    const { ctx, layout, stages } = this;
+    if (from === 'fetch') {
+      await this.stage('fetch', stages.fetch, { segment, threads: this.threads, ...(resumed ? { inlineParse: false } : {}) }, round);
+      if (this.stopping) return false;
+    }
+    if (from === 'fetch' || from === 'parse') {
+      try {
+        if (resumed) await this.stage('parse', stages.parse, { segment, force: (await readSegmentState(ctx, segment)).hasParseOutput }, round);
+        else if (!ctx.conf.getBoolean('fetcher.parse')) await this.stage('parse', stages.parse, { segment }, round);
+      } finally {
+        await closeParsePool(ctx);
+      }
+      if (this.stopping) return false;
+    }
+    await this.stage('updatedb', stages.updatedb, { crawlDb: layout.crawlDb, segments: [segment] }, round);
+    if (this.stopping) return false;
+    await this.stage('invertlinks', stages.invertlinks, { linkDb: layout.linkDb, segments: [segment], noNormalize: true, noFilter: true }, round);
+    return !this.stopping;
+  }
+
+  /** dedup, then with `index` index and clean. */
+  private async endRound(segments: string[], round: number): Promise<void> {
+    const { args, layout, stages } = this;
+    await this.stage('dedup', stages.dedup, { crawlDb: layout.crawlDb, group: args.dedupGroup ?? CRAWL_DEFAULTS.dedupGroup }, round);
+    if (this.stopping || !args.index) return;
+    await this.stage('index', stages.index, { crawlDb: layout.crawlDb, linkDb: layout.linkDb, segments, crawlDir: args.crawlDir }, round);
+    if (this.stopping) return;
+    await this.stage('clean', stages.clean, { crawlDb: layout.crawlDb, crawlDir: args.crawlDir }, round);
+  }
+
+  private countStop(): void {
+    const { summary } = this;
+    count(summary, 'stopped.by.signal');
+    const at = this.stoppedAt;
+    if (at?.round !== undefined) summary['stopped.round'] = at.round;
+    if (at) count(summary, `stopped.in.${at.stage}`);
+  }
 }
 
 /**

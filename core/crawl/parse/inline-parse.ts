@@ -18,6 +18,7 @@ import type { PartitionClaim, Segment } from '../../storage/interfaces.js';
 import type { Content } from '../../model/content.js';
 import type { CrawlDatum } from '../../model/crawl-datum.js';
 import { SegmentParser } from './segment-parser.js';
+import { partitionCountOf } from '../segment-parts.js';
 import type { ParseOutputOptions } from './parse-output.js';
 import { ParseRecordBuffer, type ParseWriters } from './parse-record-buffer.js';
 
@@ -31,6 +32,8 @@ interface PartitionOutput {
 export class InlineParse {
   readonly counters: Counters = {};
   private readonly outputs = new Map<string, Promise<PartitionOutput>>();
+  /** Segments whose fetch closed them: a parse still in flight for one is dropped, never reopening it. */
+  private readonly ended = new Set<string>();
   private readonly batchSize: number;
 
   private constructor(ctx: NutchContext, private readonly parser: SegmentParser) {
@@ -53,6 +56,10 @@ export class InlineParse {
     }
     count(this.counters, `ParserStatus.${r.status}`);
     if (r.signature) datum.signature = r.signature;
+    if (this.ended.has(info.segment.path)) {
+      count(this.counters, 'ParseSegment.skipped.segment_closed');
+      return;
+    }
     const out = await this.output(info.segment, info.partition, info.claim);
     if (out.buffer.add(r.records!)) await this.flush(out);
   };
@@ -65,6 +72,12 @@ export class InlineParse {
     if (!pending) return;
     this.outputs.delete(key);
     await this.end(await pending, complete);
+  };
+
+  /** The fetch is closing the segment (FetchArgs.onSegmentEnd): what is still open on it closes unfinished. */
+  readonly endSegment = async (segment: Segment): Promise<void> => {
+    this.ended.add(segment.path);
+    await this.finish(segment, { complete: false });
   };
 
   /** Closes the partitions still open, unfinished (a stopped fetch); returns the counters. */
@@ -99,11 +112,12 @@ export class InlineParse {
   }
 
   private output(segment: Segment, partition: number, claim?: PartitionClaim): Promise<PartitionOutput> {
+    if (this.ended.has(segment.path)) return Promise.reject(new Error(`inline parse: segment ${segment.path} was closed by its fetch`));
     const key = `${segment.path}\0${partition}`;
     let out = this.outputs.get(key);
     if (!out) {
       out = (async () => {
-        const o = { totalPartitions: Math.max(1, await segment.partitionCount()), fence: claim };
+        const o = { totalPartitions: await partitionCountOf(segment), fence: claim };
         const writers: ParseWriters = {
           text: await segment.openWriter('parse_text', partition, o),
           data: await segment.openWriter('parse_data', partition, o),

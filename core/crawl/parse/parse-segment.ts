@@ -10,6 +10,7 @@ import path from 'node:path';
 import { NutchError, errorMessage } from '../../errors.js';
 import type { NutchContext } from '../context.js';
 import { count, type Counters, type StageOptions } from '../progress.js';
+import { StageRun } from '../stage-run.js';
 import type { Segment, SegmentPartName } from '../../storage/interfaces.js';
 import type { Content } from '../../model/content.js';
 import { SegmentParser, type SegmentParseResult } from './segment-parser.js';
@@ -26,19 +27,18 @@ export interface ParseArgs {
 const PARSE_PARTS: readonly SegmentPartName[] = ['parse_text', 'parse_data', 'crawl_parse'];
 
 export async function parse(ctx: NutchContext, args: ParseArgs, opts: StageOptions = {}): Promise<Counters> {
-  const started = Date.now();
-  const counters: Counters = {};
-  const emit = opts.onProgress ?? (() => {});
+  const run = new StageRun(ctx, 'parse', opts);
+  const { counters } = run;
   const segmentDir = args.segment;
-  emit({ type: 'stage-start', stage: 'parse', args: { segment: segmentDir, force: !!args.force } });
+  run.start({ segment: segmentDir, force: !!args.force });
   const segment = await ctx.storage.openSegment(segmentDir);
   try {
     const already: SegmentPartName[] = [];
     for (const part of PARSE_PARTS) if (await segment.hasPart(part)) already.push(part);
     if (already.length && !args.force) {
       ctx.log.warn(`Segment ${segmentDir} already parsed (${already.join(', ')} exist); skipped. Use -force to parse it again.`, { code: 'NUTCH_SEGMENT_ALREADY_PARSED', segment: segmentDir });
-      emit({ type: 'skip', stage: 'parse', reason: 'already parsed', culprit: segmentDir });
-      count(counters, 'ParseSegment.alreadyParsed');
+      run.emit({ type: 'skip', stage: 'parse', reason: 'already parsed', culprit: segmentDir });
+      run.count('ParseSegment.alreadyParsed');
       return counters;
     }
     const partitions = await segment.partitions('content');
@@ -56,23 +56,24 @@ export async function parse(ctx: NutchContext, args: ParseArgs, opts: StageOptio
     let done = 0;
     let aborted = false;
     for (const partition of partitions) {
-      if (opts.signal?.aborted) {
+      if (run.stopping) {
         aborted = true;
         break;
       }
       const complete = await parsePartition(ctx, segment, parser, partition, total, counters, opts, () => {
         done++;
-        if (done % 100 === 0) emit({ type: 'progress', stage: 'parse', done, counters: { ...counters } });
+        if (done % 100 === 0) run.progress(done);
       });
       if (!complete) aborted = true;
     }
-    count(counters, 'ParseSegment.timeouts', parser.pool.stats.timeouts - timeoutsBefore);
-    for (const [k, v] of Object.entries(parser.stats)) count(counters, `outlinks.${k}`, v);
+    run.count('ParseSegment.timeouts', parser.pool.stats.timeouts - timeoutsBefore);
+    for (const [k, v] of Object.entries(parser.stats)) run.count(`outlinks.${k}`, v);
     if (aborted) ctx.log.warn(`Parse of ${segmentDir} stopped early; what was parsed is stored, the parse parts stay incomplete (no _SUCCESS).`, { segment: segmentDir });
     return counters;
   } finally {
     await segment.close();
-    emit({ type: 'stage-end', stage: 'parse', counters: { ...counters }, ms: Date.now() - started });
+    // also when the parse failed: a progress bar and the crawl loop see the stage end
+    run.finish(undefined, { ...counters });
   }
 }
 
