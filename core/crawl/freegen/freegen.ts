@@ -12,6 +12,7 @@ import type { Keyed, SegmentPartWriter } from '../../storage/interfaces.js';
 import type { CrawlDatum } from '../../model/crawl-datum.js';
 import { TimeSlice } from '../../storage/yield.js';
 import type { NutchContext } from '../context.js';
+import { normalizeThenFilter } from '../../extension-points/normalize-then-filter.js';
 import { count, type Counters, type StageOptions } from '../progress.js';
 import { listSeedFiles, readSeedLines } from '../inject/seed-files.js';
 import { applySeedMetadata, malformedReason, splitSeedLine } from '../inject/seed-line.js';
@@ -39,6 +40,7 @@ export async function freegen(ctx: NutchContext, args: FreeGenArgs, opts: StageO
   const defaultInterval = conf.getInt('db.fetch.interval.default');
   const normalizers = args.normalize ? await ctx.extensions.urlNormalizers('inject') : null;
   const filters = args.filter ? await ctx.extensions.urlFilters() : null;
+  const rewrite = normalizeThenFilter(normalizers, filters);
   const scoring = await ctx.extensions.scoringFilters();
   const schedule = await ctx.extensions.fetchSchedule();
   const files = listSeedFiles(args.inputDir, (m) => log.warn(m));
@@ -62,9 +64,7 @@ export async function freegen(ctx: NutchContext, args: FreeGenArgs, opts: StageO
         if (parsed.url.length > maxUrlLength) { skip('urls_too_long', culprit, `URL longer than db.max.outlink.length (${parsed.url.length} > ${maxUrlLength})`); continue; }
         const bad = malformedReason(parsed.url);
         if (bad) { skip('urls_malformed', culprit, `malformed URL ${parsed.url.slice(0, 200)} (${bad})`); continue; }
-        let url: string | null = parsed.url;
-        if (normalizers) url = normalizers.normalize(url);
-        if (url !== null && filters) url = filters.filter(url);
+        const url = rewrite(parsed.url);
         if (url === null) { count(counters, 'urls_filtered'); continue; }
         const datum = schedule.initializeSchedule(url, createCrawlDatum({ status: CrawlStatus.STATUS_DB_UNFETCHED, fetchTime: now, score: scoreInjected, fetchInterval: defaultInterval }));
         for (const problem of applySeedMetadata(parsed.metadata, datum)) skip('metadata_invalid', culprit, `${problem}; ignored`);

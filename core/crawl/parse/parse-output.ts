@@ -19,6 +19,7 @@ import type { Logger } from '../../log.js';
 import { DEFAULT_OUTLINKS_CEILING, ParseMeta, ParseStatusMinor, isParseSuccess, type Outlink, type Parse, type ParseData, type ParseText } from '../../model/parse.js';
 import type { URLNormalizers } from '../../extension-points/url-normalizer.js';
 import type { URLFilters } from '../../extension-points/url-filter.js';
+import { normalizeThenFilter, type UrlRewrite } from '../../extension-points/normalize-then-filter.js';
 import type { URLExemptionFilters } from '../../extension-points/url-exemption-filter.js';
 import type { ScoringFilters, ScoringTarget } from '../../extension-points/scoring-filter.js';
 import { fromHex, type ParseOutcome } from '../../parse/parse-util.js';
@@ -67,12 +68,16 @@ export class ParseOutputProcessor {
   private readonly ignoreMode: IgnoreMode;
   private readonly interval: number;
   private readonly parseMetaToCrawlDb: string[];
+  /** Outlinks: the `outlink` normalisers, then the URL filters. */
+  private readonly outlinkRewrite: UrlRewrite;
+  /** Meta-refresh targets: the `fetcher` normalisers, then the URL filters. */
+  private readonly redirectRewrite: UrlRewrite;
 
   private constructor(
     ctx: NutchContext,
-    private readonly normalizers: URLNormalizers | null,
-    private readonly redirectNormalizers: URLNormalizers | null,
-    private readonly filters: URLFilters | null,
+    normalizers: URLNormalizers | null,
+    redirectNormalizers: URLNormalizers | null,
+    filters: URLFilters | null,
     private readonly exemptions: URLExemptionFilters,
     private readonly scoring: ScoringFilters,
   ) {
@@ -89,6 +94,8 @@ export class ParseOutputProcessor {
     this.ignoreMode = conf.getString('db.ignore.external.links.mode', 'byHost') === 'byDomain' ? 'byDomain' : 'byHost';
     this.interval = conf.getInt('db.fetch.interval.default', 2592000);
     this.parseMetaToCrawlDb = conf.getStrings('db.parsemeta.to.crawldb');
+    this.outlinkRewrite = normalizeThenFilter(normalizers, filters);
+    this.redirectRewrite = normalizeThenFilter(redirectNormalizers, filters);
   }
 
   /** Instantiates the chains it uses (plugins start here, before any record is read). */
@@ -168,7 +175,8 @@ export class ParseOutputProcessor {
           continue;
         }
       }
-      toUrl = this.normalizeAndFilter(toUrl, this.normalizers);
+      // an empty result is a rejection too
+      toUrl = this.outlinkRewrite(toUrl) || '';
       if (!toUrl) {
         if (stats) stats.filtered++;
         continue;
@@ -199,14 +207,7 @@ export class ParseOutputProcessor {
   private refreshTarget(fromUrl: string, target: string | undefined, applyIgnore: boolean): string | null {
     if (!target || target.length > this.maxOutlinkLength) return null;
     if (applyIgnore && (this.ignoreInternal || this.ignoreExternal) && this.ignored(fromUrl, this.hostKey(fromUrl), target)) return null;
-    return this.normalizeAndFilter(target, this.redirectNormalizers);
-  }
-
-  private normalizeAndFilter(url: string, normalizers: URLNormalizers | null): string | null {
-    let out: string | null = url;
-    if (normalizers) out = normalizers.normalize(out);
-    if (out && this.filters) out = this.filters.filter(out);
-    return out || null;
+    return this.redirectRewrite(target) || null;
   }
 
   private hostKey(url: string): string | null {

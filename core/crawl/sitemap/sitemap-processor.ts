@@ -9,6 +9,7 @@
  * session: a crash leaves the CrawlDb as it was.
  */
 import type { NutchContext } from '../context.js';
+import { normalizeThenFilter } from '../../extension-points/normalize-then-filter.js';
 import { count, type Counters, type StageOptions } from '../progress.js';
 import type { CrawlDatum } from '../../model/crawl-datum.js';
 import { CrawlStatus } from '../../model/crawl-datum.js';
@@ -40,14 +41,12 @@ export async function sitemap(ctx: NutchContext, args: SitemapArgs, opts: StageO
   const strict = args.strict ?? conf.getBoolean('sitemap.strict.parsing', true);
   const filters = (args.filter ?? conf.getBoolean('sitemap.url.filter', true)) ? await ctx.extensions.urlFilters() : null;
   const normalizers = (args.normalize ?? conf.getBoolean('sitemap.url.normalize', true)) ? await ctx.extensions.urlNormalizers('default') : null;
+  const rewrite = normalizeThenFilter(normalizers, filters);
   const maxUrlLength = conf.getInt('db.max.outlink.length');
   const filterNormalize = (url: string): string | null => {
     if (url.length > maxUrlLength) return null;
     try {
-      let out: string | null = url;
-      if (normalizers) out = normalizers.normalize(out);
-      if (out !== null && filters) out = filters.filter(out);
-      return out;
+      return rewrite(url);
     } catch {
       return null;
     }
