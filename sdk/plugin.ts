@@ -7,7 +7,7 @@ export type { PluginDefinition } from '../core/plugin/define-plugin.js';
 export type { PluginContext, PluginInfo, Implementation } from '../core/plugin/plugin-context.js';
 export type { Configuration } from '../core/config/configuration.js';
 export { resolveConfFile } from '../core/config/load-configuration.js';
-export { resolveURL } from '../core/parse/resolve-url.js';
+export { resolveURL } from '../core/url/resolve-url.js';
 export { hostOf, domainOf, publicSuffixOf, hostParts, type HostParts } from '../core/url/url-parts.js';
 export { chooseRepr } from '../core/url/choose-repr.js';
 export { hostSpan, type HostSpan } from '../core/url/host-span.js';

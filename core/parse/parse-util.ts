@@ -21,7 +21,7 @@ import { HtmlParseFilters, type HtmlParseFilter } from '../extension-points/html
 import { selectParsers, type Parser, type ParserCandidate, type ParsePluginsMapping } from '../extension-points/parser.js';
 import type { Signature } from '../extension-points/signature.js';
 import { loadParsePlugins } from './parse-plugins.js';
-import { resolveURL } from './resolve-url.js';
+import { resolveURL } from '../url/resolve-url.js';
 import { resolveContentType } from './content-type-sniffer.js';
 
 export interface ParseOutcome {
