@@ -159,7 +159,7 @@ describe('urlfilter-regex rule semantics', () => {
       const t0 = process.hrtime.bigint();
       for (let i = 0; i < 20; i++) h.filter(url);
       const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-      assert.ok(ms < 1500, `20 runs took ${ms} ms`);
+      assert.ok(ms < 15_000, `20 runs took ${ms} ms`); // linear vs exponential, not a speed target
     } finally {
       await h.close();
     }
@@ -203,7 +203,7 @@ describe('urlfilter-regex with the older Nutch 1.x default rules (crawl-era rege
     const t0 = process.hrtime.bigint();
     for (let i = 0; i < 5; i++) assert.equal(h.filter(url), null); // the segment repeats
     const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-    assert.ok(ms < 1500, `5 runs took ${ms} ms`);
+    assert.ok(ms < 15_000, `5 runs took ${ms} ms`); // linear vs exponential, not a speed target
   });
 });
 

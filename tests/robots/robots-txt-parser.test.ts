@@ -118,5 +118,6 @@ test('robots: pattern matching has no backtracking blow-up', () => {
   const path = '/' + 'a'.repeat(5000) + 'b';
   const t0 = performance.now();
   assert.equal(matchPattern(pattern, path), false);
-  assert.ok(performance.now() - t0 < 500);
+  // Backtracking would take hours here; 10 s only separates linear from exponential on a loaded machine.
+  assert.ok(performance.now() - t0 < 10_000);
 });
