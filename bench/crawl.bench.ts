@@ -7,7 +7,7 @@
  * runs its CheerioCrawler on the same test web and settings in the same bench, for the ratio.
  * Builds dist/ first (the CLI runs from the build). Env: BENCH_HOSTS (100), BENCH_PAGES_PER_HOST (200),
  * BENCH_PER_QUEUE (2 connections per host), BENCH_DEFINES (more `-D k=v`, space-separated),
- * BENCH_PEERS=0 (skip Crawlee).
+ * BENCH_PEERS=0 (skip Crawlee), BENCH_STORAGE_URL (a postgresql:// URL: crawl on PostgreSQL).
  */
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,7 +28,7 @@ if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stdout}\
 const web = await startTestWebProcess({ hosts, pagesPerHost, linksPerPage: 20, pageBytes: 30_000, robots: false, seed: 42 });
 const dir = mkdtempSync(join(tmpdir(), 'nutch-crawl-bench-'));
 writeFileSync(join(dir, 'seeds.txt'), web.seeds.join('\n') + '\n');
-console.log(`test web: ${hosts} hosts x ${pagesPerHost} pages = ${total} pages, ${perQueue} connections per host, delay 0`);
+console.log(`storage: ${process.env.BENCH_STORAGE_URL ? 'PostgreSQL' : 'SQLite'}; test web: ${hosts} hosts x ${pagesPerHost} pages = ${total} pages, ${perQueue} connections per host, delay 0`);
 
 const argv = [
   'crawl', '-i', '-s', 'seeds.txt',
@@ -40,6 +40,7 @@ const argv = [
   '-D', 'fetcher.parse=true',
   '-D', 'db.ignore.external.links=false',
   ...(process.env.BENCH_DEFINES ?? '').split(/\s+/).filter(Boolean).flatMap((d) => ['-D', d]),
+  ...(process.env.BENCH_STORAGE_URL ? ['-D', `storage.url=${process.env.BENCH_STORAGE_URL}`] : []),
   'crawl', '-1',
 ];
 const t0 = performance.now();

@@ -3,7 +3,8 @@
  * nobody), `postgres` started directly on a free 127.0.0.1 port (so we hold its PID), stopped by PID
  * (SIGINT, fast shutdown) when the test ends. Null when initdb is not installed. Small on purpose
  * (several engineers share 2 cores): 16 MB shared buffers, no fsync. With `password`, the cluster
- * asks for it (scram-sha-256), so a wrong one can be tried.
+ * asks for it (scram-sha-256), so a wrong one can be tried. `settings` adds or overrides server settings
+ * (the benches give it the memory a real server has).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -52,7 +53,7 @@ function osUser(): { uid: number; gid: number } | null {
   return null;
 }
 
-export async function startPostgres(opts: { password?: string } = {}): Promise<PgServer | null> {
+export async function startPostgres(opts: { password?: string; settings?: Record<string, string> } = {}): Promise<PgServer | null> {
   const initdb = findPgBin('initdb');
   const postgres = findPgBin('postgres');
   if (!initdb || !postgres) return null;
@@ -71,7 +72,8 @@ export async function startPostgres(opts: { password?: string } = {}): Promise<P
   if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr}`);
   const port = await freePort();
   const url = `postgres://nutch${opts.password !== undefined ? ':' + encodeURIComponent(opts.password) : ''}@127.0.0.1:${port}/postgres`;
-  let child = await launch(postgres, data, dir, port, url, user);
+  const settings = Object.entries(opts.settings ?? {}).flatMap(([k, v]) => ['-c', `${k}=${v}`]);
+  let child = await launch(postgres, data, dir, port, url, user, settings);
   const halt = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -86,7 +88,7 @@ export async function startPostgres(opts: { password?: string } = {}): Promise<P
     halt,
     async restart() {
       if (child.exitCode === null && child.signalCode === null) return;
-      child = await launch(postgres, data, dir, port, url, user);
+      child = await launch(postgres, data, dir, port, url, user, settings);
     },
     async stop() {
       await halt();
@@ -96,8 +98,8 @@ export async function startPostgres(opts: { password?: string } = {}): Promise<P
 }
 
 /** Starts `postgres` on the data dir and waits until it accepts connections. */
-async function launch(postgres: string, data: string, dir: string, port: number, url: string, user: { uid: number; gid: number } | null): Promise<ChildProcess> {
-  const child: ChildProcess = spawn(postgres, ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'full_page_writes=off', '-c', 'synchronous_commit=off', '-c', 'shared_buffers=16MB', '-c', 'max_connections=60'], { stdio: 'ignore', ...(user ?? {}) });
+async function launch(postgres: string, data: string, dir: string, port: number, url: string, user: { uid: number; gid: number } | null, settings: string[]): Promise<ChildProcess> {
+  const child: ChildProcess = spawn(postgres, ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'full_page_writes=off', '-c', 'synchronous_commit=off', '-c', 'shared_buffers=16MB', '-c', 'max_connections=60', ...settings], { stdio: 'ignore', ...(user ?? {}) });
   for (let i = 0; ; i++) {
     const c = new pg.Client({ connectionString: url });
     try {

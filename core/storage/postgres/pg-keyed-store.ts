@@ -11,7 +11,7 @@
 import type pg from 'pg';
 import type { Keyed, ScanOptions } from '../interfaces.js';
 import { NutchError } from '../../errors.js';
-import { copyRows, type CopyType, type CopyValue } from './pg-copy.js';
+import { copyChunks, CopyEncoder, type CopyType, type CopyValue } from './pg-copy.js';
 import { isConnectionError, type PgDatabase } from './pg-database.js';
 import { pgGuard } from './pg-errors.js';
 import { acquireAdvisoryLock, releaseAdvisoryLock } from './pg-writer-lock.js';
@@ -69,29 +69,36 @@ class KeyedSql<V> {
     return Number(r.rows[0]!.n);
   }
 
+  /** An encoder for put(): rows (seq, url, value columns) of the staging table. */
+  encoder(): CopyEncoder {
+    return new CopyEncoder(['int4', 'text', ...this.codec.types]);
+  }
+
+  /** Adds one record to a put's encoder; `seq` orders records of one URL (the last one wins). */
+  encode(enc: CopyEncoder, url: string, value: V): void {
+    enc.add([enc.rows, url, ...this.codec.toRow(value)]);
+  }
+
   /**
-   * Upsert through COPY into a temporary table, then one INSERT … ON CONFLICT. DISTINCT ON keeps
-   * the last record of a URL given twice in one batch (INSERT OR REPLACE semantics).
+   * Upsert through COPY into a temporary table, then ONE statement that empties it into the store
+   * (DELETE … RETURNING feeding INSERT … ON CONFLICT): two round trips per put, however large.
+   * DISTINCT ON keeps the last record of a URL given twice (INSERT OR REPLACE semantics).
    */
-  async put(client: pg.PoolClient, store: number, records: readonly Keyed<V>[], staging: { created: boolean }): Promise<void> {
-    if (records.length === 0) return;
+  async put(client: pg.PoolClient, store: number, enc: CopyEncoder, staging: { created: boolean }): Promise<void> {
+    if (enc.rows === 0) return;
     const tmp = `nutch_put_${this.codec.kind}`;
     if (!staging.created) {
       const defs = this.codec.columns.map((c, i) => `${c} ${SQL_TYPES[this.codec.types[i]!]}`).join(', ');
       await client.query(`CREATE TEMP TABLE ${tmp} (seq integer NOT NULL, url text COLLATE "C" NOT NULL, ${defs}) ON COMMIT DROP`);
       staging.created = true;
     }
-    let seq = 0;
-    const rows = (function* (codec: PgRowCodec<V>) {
-      for (const r of records) yield [seq++, r.url, ...codec.toRow(r.value)];
-    })(this.codec);
-    await copyRows(client, tmp, ['seq', 'url', ...this.codec.columns], ['int4', 'text', ...this.codec.types], rows);
+    await copyChunks(client, tmp, ['seq', 'url', ...this.codec.columns], enc.chunks());
     const set = this.codec.columns.map((c) => `${c} = EXCLUDED.${c}`).join(', ');
     await client.query(
-      `INSERT INTO ${this.table} (store, ${this.cols})
-       SELECT DISTINCT ON (url) $1::integer, ${this.cols} FROM ${tmp} ORDER BY url, seq DESC
+      `WITH batch AS (DELETE FROM ${tmp} RETURNING *)
+       INSERT INTO ${this.table} (store, ${this.cols})
+       SELECT DISTINCT ON (url) $1::integer, ${this.cols} FROM batch ORDER BY url, seq DESC
        ON CONFLICT (store, url) DO UPDATE SET ${set}`, [store]);
-    await client.query(`TRUNCATE ${tmp}`);
   }
 
   async delete(client: pg.PoolClient, store: number, urls: readonly string[]): Promise<void> {
@@ -101,15 +108,25 @@ class KeyedSql<V> {
   }
 }
 
-/** Keyset-paged scan: each page one query, the next starting after the last URL seen. */
-async function* scanPages<V>(fetch: (size: number, after?: string, from?: string) => Promise<Keyed<V>[]>, defaultBatch: number, opts: ScanOptions = {}): AsyncGenerator<Keyed<V>> {
+/**
+ * Keyset-paged scan: each page one query, the next starting after the last URL seen. With
+ * `readAhead` (readers on the pool) the next page is requested before the current one is handed out,
+ * so the caller's work on a page overlaps the server's on the next: two pages in memory at most.
+ */
+async function* scanPages<V>(fetch: (size: number, after?: string, from?: string) => Promise<Keyed<V>[]>, defaultBatch: number, opts: ScanOptions = {}, readAhead = false): AsyncGenerator<Keyed<V>> {
   const size = Math.max(1, opts.batchSize ?? defaultBatch);
   let page = await fetch(size, undefined, opts.fromUrl);
   while (page.length > 0) {
     const last = page[page.length - 1]!.url;
+    const more = page.length === size;
+    let next: Promise<Keyed<V>[]> | null = null;
+    if (more && readAhead) {
+      next = fetch(size, last);
+      next.catch(() => {}); // reported when awaited; a caller that stops early never awaits it
+    }
     for (const rec of page) yield rec;
-    if (page.length < size) return;
-    page = await fetch(size, last);
+    if (!more) return;
+    page = await (next ?? fetch(size, last));
   }
 }
 
@@ -157,7 +174,7 @@ export class PgKeyedStore<V> {
   async *scan(opts?: ScanOptions): AsyncGenerator<Keyed<V>> {
     const id = await this.storeId();
     if (id === null) return;
-    yield* scanPages((size, after, from) => this.guard(() => this.sql.page(this.db.pool, id, size, after, from)), this.db.batchSize, opts);
+    yield* scanPages((size, after, from) => this.guard(() => this.sql.page(this.db.pool, id, size, after, from)), this.db.batchSize, opts, true);
   }
 
   async count(): Promise<number> {
@@ -196,11 +213,26 @@ export class PgKeyedStore<V> {
   }
 }
 
+/** Rows a session buffers before writing them (fewer, larger COPYs: each put is two round trips). */
+const PUT_ROWS = 8192;
+/** Encoded bytes a session buffers at most (large LinkDb values). */
+const PUT_BYTES = 8 << 20;
+/** Buffered writes in flight at once: the caller encodes the next while the server applies the last. */
+const MAX_IN_FLIGHT = 2;
+
 export class PgKeyedSession<V> {
   private done = false;
   private readonly staging = { created: false };
   /** Session calls run one at a time on the connection (a scan may interleave with puts). */
   private chain: Promise<unknown> = Promise.resolve();
+  /**
+   * put() buffers: records are encoded at once (so the caller may reuse its arrays) and written
+   * PUT_ROWS at a time without waiting; reads see them through `buffered` (newer than the table).
+   */
+  private enc: CopyEncoder;
+  private buffered = new Map<string, V>();
+  private readonly inFlight: Promise<void>[] = [];
+  private writeError: unknown = null;
 
   constructor(
     private readonly db: PgDatabase,
@@ -209,7 +241,9 @@ export class PgKeyedSession<V> {
     private readonly client: pg.PoolClient,
     private readonly sql: KeyedSql<V>,
     private readonly onEnd: () => void,
-  ) {}
+  ) {
+    this.enc = sql.encoder();
+  }
 
   /** Why the session ended early (its connection broke): later calls report that, not a mere "closed". */
   private lost: unknown = null;
@@ -218,6 +252,7 @@ export class PgKeyedSession<V> {
     if (this.done) {
       return Promise.reject(this.lost ?? new NutchError('NUTCH_CLOSED', 'The update session was already committed or aborted.', { store: this.name }));
     }
+    if (this.writeError) return Promise.reject(this.writeError);
     const next = this.chain.then(() => pgGuard(this.db.where(this.name), fn)).catch(async (err) => {
       // a broken connection ends the session at once: the server rolled it back and dropped the lock
       if (isConnectionError(err) && !this.done) {
@@ -230,11 +265,42 @@ export class PgKeyedSession<V> {
     return next;
   }
 
-  put(records: readonly Keyed<V>[]): Promise<void> {
-    return this.run(() => this.sql.put(this.client, this.id, records, this.staging));
+  /** Sends the buffered records (not waiting for them unless MAX_IN_FLIGHT writes are under way). */
+  private async flush(): Promise<void> {
+    if (this.enc.rows === 0) return;
+    const enc = this.enc;
+    this.enc = this.sql.encoder();
+    this.buffered = new Map();
+    const sent = this.run(() => this.sql.put(this.client, this.id, enc, this.staging)).catch((err) => { this.writeError ??= err; });
+    this.inFlight.push(sent);
+    while (this.inFlight.length > MAX_IN_FLIGHT) await this.inFlight.shift();
+    this.rethrow();
   }
 
-  delete(urls: readonly string[]): Promise<void> {
+  /** Every buffered record written (reads that cannot use the buffer, delete, commit). */
+  private async drain(): Promise<void> {
+    await this.flush();
+    while (this.inFlight.length) await this.inFlight.shift();
+    this.rethrow();
+  }
+
+  private rethrow(): void {
+    if (this.writeError) throw this.writeError;
+  }
+
+  async put(records: readonly Keyed<V>[]): Promise<void> {
+    if (this.done) return this.run(async () => {});
+    this.rethrow();
+    for (const r of records) {
+      this.sql.encode(this.enc, r.url, r.value);
+      this.buffered.set(r.url, r.value);
+      if (this.enc.rows >= PUT_ROWS || this.enc.bytes >= PUT_BYTES) await this.flush();
+    }
+  }
+
+  async delete(urls: readonly string[]): Promise<void> {
+    if (urls.length === 0) return;
+    await this.drain();
     return this.run(() => this.sql.delete(this.client, this.id, urls));
   }
 
@@ -242,16 +308,27 @@ export class PgKeyedSession<V> {
     return (await this.getMany([url])).get(url) ?? null;
   }
 
-  getMany(urls: readonly string[]): Promise<Map<string, V>> {
-    return this.run(() => this.sql.getMany(this.client, this.id, urls));
+  /** The table's rows (after the writes in flight, on the same connection) overlaid with the buffered records. */
+  async getMany(urls: readonly string[]): Promise<Map<string, V>> {
+    this.rethrow();
+    const buffered = this.buffered;
+    const rest = buffered.size === 0 ? urls : urls.filter((u) => !buffered.has(u));
+    const out = rest.length === 0 && !this.done ? new Map<string, V>() : await this.run(() => this.sql.getMany(this.client, this.id, rest));
+    if (buffered.size > 0) for (const u of urls) { const v = buffered.get(u); if (v !== undefined) out.set(u, v); }
+    return out;
   }
 
   scan(opts?: ScanOptions): AsyncGenerator<Keyed<V>> {
     if (this.done) throw new NutchError('NUTCH_CLOSED', 'The update session was already committed or aborted.', { store: this.name });
-    return scanPages((size, after, from) => this.run(() => this.sql.page(this.client, this.id, size, after, from)), this.db.batchSize, opts);
+    const self = this;
+    return (async function* () {
+      await self.drain();
+      yield* scanPages((size, after, from) => self.run(() => self.sql.page(self.client, self.id, size, after, from)), self.db.batchSize, opts);
+    })();
   }
 
   async commit(): Promise<void> {
+    if (!this.done) await this.drain().catch(async (err) => { await this.end(err); throw err; });
     await this.run(async () => {
       await this.client.query('UPDATE nutch_stores SET written = true WHERE id = $1', [this.id]);
       await this.client.query('COMMIT');
@@ -264,6 +341,10 @@ export class PgKeyedSession<V> {
 
   async abort(): Promise<void> {
     if (this.done) return;
+    this.enc = this.sql.encoder();
+    this.buffered = new Map();
+    await Promise.all(this.inFlight.splice(0));
+    this.writeError = null; // rolled back either way
     await this.run(() => this.client.query('ROLLBACK')).catch(() => {});
     await this.end();
   }
