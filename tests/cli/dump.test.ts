@@ -3,10 +3,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { spawnNutch } from '../helpers/cli.js';
 import { crawlInto, startWeb } from '../helpers/crawled-web.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { fixtureContext } from '../helpers/context.js';
 
 test('dump writes each fetched document as a file, filtered by MIME type, in Nutch\'s layouts', async (t) => {
   const web = await startWeb(t, { hosts: 1, pagesPerHost: 3, linksPerPage: 2, sitemaps: true, seed: 9 });
@@ -28,7 +29,8 @@ test('dump writes each fetched document as a file, filtered by MIME type, in Nut
   const xmlFile = join(cwd, 'out', x.slice(0, 2), x.slice(2, 4), `${x}_sitemap.xml`);
   assert.match(readFileSync(xmlFile, 'utf8'), /<urlset/);
   const mapping = readdirSync(join(cwd, 'out')).filter((f) => f.endsWith('_filenameToUrl.json'));
-  const segments = readdirSync(join(cwd, 'crawl', 'segments')).filter((f) => /^\d{14}$/.test(f));
+  const ctx = fixtureContext(t, { cwd });
+  const segments = (await ctx.storage.listSegments(join(cwd, 'crawl', 'segments'))).map((p) => basename(p));
   assert.deepEqual(mapping.sort(), segments.map((s) => `${s}_filenameToUrl.json`).sort(), 'one mapping per segment');
   const urls = mapping.flatMap((f) => Object.values(JSON.parse(readFileSync(join(cwd, 'out', f), 'utf8')) as Record<string, string>));
   assert.deepEqual(new Set(urls), new Set([...pages, xml]));

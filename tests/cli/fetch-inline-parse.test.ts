@@ -5,13 +5,14 @@ import { createNutch } from '../../sdk/create-nutch.js';
 import { createMemoryLogger } from '../../core/log.js';
 import { runNutch } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { testStorageConfig } from '../helpers/test-storage.js';
 import { startTestWeb } from '../web/test-web.js';
 
 test('nutch fetch with fetcher.parse=true writes the parse parts of the segment', async (t) => {
   const web = await startTestWeb({ hosts: 2, pagesPerHost: 3, linksPerPage: 2, seed: 6 });
   t.after(() => web.close());
   const cwd = tempDir(t);
-  const nutch = await createNutch({ cwd, logger: createMemoryLogger(), config: { 'http.agent.name': 'x' } });
+  const nutch = await createNutch({ cwd, logger: createMemoryLogger(), config: { 'http.agent.name': 'x', ...testStorageConfig() } });
   let segment: string;
   try {
     await nutch.inject(web.seeds);

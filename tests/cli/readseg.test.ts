@@ -7,13 +7,14 @@ import { createNutch } from '../../sdk/create-nutch.js';
 import { createMemoryLogger } from '../../core/log.js';
 import { runNutch } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { testStorageConfig } from '../helpers/test-storage.js';
 import { startTestWeb } from '../web/test-web.js';
 
 test('readseg lists, gets and dumps a crawled segment', async (t) => {
   const web = await startTestWeb({ hosts: 1, pagesPerHost: 4, linksPerPage: 2, seed: 8 });
   t.after(() => web.close());
   const cwd = tempDir(t);
-  const nutch = await createNutch({ cwd, logger: createMemoryLogger(), config: { 'http.agent.name': 'readseg-test', 'fetcher.server.delay': 0.01 } });
+  const nutch = await createNutch({ cwd, logger: createMemoryLogger(), config: { 'http.agent.name': 'readseg-test', 'fetcher.server.delay': 0.01, ...testStorageConfig() } });
   try {
     await nutch.crawl({ seeds: web.seeds, rounds: 1, index: false }).result;
   } finally {

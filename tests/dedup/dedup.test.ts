@@ -92,7 +92,10 @@ test('dedup rejects an unknown compare criterion, and a CrawlDb that does not ex
 });
 
 test('CLI: nutch dedup -group host -compareOrder', async (t) => {
-  const { dir, ctx, crawlDb } = setup(t);
+  // the context works in the CLI's directory, so `crawldb` names the same store on every engine
+  const dir = tempDir(t);
+  const ctx = fixtureContext(t, { cwd: dir, includeBuiltins: true });
+  const crawlDb = path.join(dir, 'crawldb');
   await writeCrawlDb(ctx.storage, crawlDb, {
     'http://a.example/1': dbDatum(S.STATUS_DB_FETCHED, { signature: SIG1, fetchTime: T0 + 5 }),
     'http://a.example/2': dbDatum(S.STATUS_DB_FETCHED, { signature: SIG1, fetchTime: T0 }),

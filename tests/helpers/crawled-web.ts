@@ -1,12 +1,14 @@
 /**
  * A real crawl of the test web for the tool tests (warc, merge*, dump, domainstats, …): the test web
- * is started, crawled in-process by createNutch into `<cwd>/<crawlDir>`, and left running for the test.
+ * is started, crawled in-process by createNutch into `<cwd>/<crawlDir>` (on the test run's storage engine),
+ * and left running for the test.
  */
 import type { TestContext } from 'node:test';
 import { createNutch } from '../../sdk/create-nutch.js';
 import { createMemoryLogger } from '../../core/log.js';
 import { startTestWeb, type TestWeb, type TestWebOptions } from '../web/test-web.js';
 import { tempDir } from './temp-dir.js';
+import { testStorageConfig } from './test-storage.js';
 import { join } from 'node:path';
 
 export interface CrawledWeb {
@@ -26,7 +28,7 @@ export async function crawlInto(cwd: string, seeds: string[], opts: { crawlDir?:
     cwd,
     crawlDir: join(cwd, opts.crawlDir ?? 'crawl'),
     logger: createMemoryLogger(),
-    config: { 'http.agent.name': 'tools-test', 'fetcher.server.delay': 0.01, ...opts.config },
+    config: { 'http.agent.name': 'tools-test', 'fetcher.server.delay': 0.01, ...testStorageConfig(), ...opts.config },
   });
   try {
     await nutch.crawl({ seeds, rounds: opts.rounds ?? 2, index: false }).result;

@@ -18,6 +18,12 @@ export function testStorageUrl(): string {
   return `${base}${base.includes('?') ? '&' : '?'}schema=t_${process.pid}`;
 }
 
+/** `{ 'storage.url': … }` for createNutch()'s config when the tests run on PostgreSQL, else nothing. */
+export function testStorageConfig(): Record<string, string> {
+  const url = testStorageUrl();
+  return url ? { 'storage.url': url } : {};
+}
+
 /** True when stores are SQLite files under the paths given (tests of the file layout itself). */
 export function storesAreFiles(): boolean {
   return testStorageEngine() === 'sqlite';
