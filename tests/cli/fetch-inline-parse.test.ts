@@ -12,7 +12,7 @@ test('nutch fetch with fetcher.parse=true writes the parse parts of the segment'
   const web = await startTestWeb({ hosts: 2, pagesPerHost: 3, linksPerPage: 2, seed: 6 });
   t.after(() => web.close());
   const cwd = tempDir(t);
-  const nutch = await createNutch({ cwd, logger: createMemoryLogger(), config: { 'http.agent.name': 'x', ...testStorageConfig() } });
+  const nutch = await createNutch({ cwd, logger: createMemoryLogger(), config: { 'http.agent.name': 'x', ...testStorageConfig(cwd) } });
   let segment: string;
   try {
     await nutch.inject(web.seeds);

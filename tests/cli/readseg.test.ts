@@ -14,7 +14,7 @@ test('readseg lists, gets and dumps a crawled segment', async (t) => {
   const web = await startTestWeb({ hosts: 1, pagesPerHost: 4, linksPerPage: 2, seed: 8 });
   t.after(() => web.close());
   const cwd = tempDir(t);
-  const nutch = await createNutch({ cwd, logger: createMemoryLogger(), config: { 'http.agent.name': 'readseg-test', 'fetcher.server.delay': 0.01, ...testStorageConfig() } });
+  const nutch = await createNutch({ cwd, logger: createMemoryLogger(), config: { 'http.agent.name': 'readseg-test', 'fetcher.server.delay': 0.01, ...testStorageConfig(cwd) } });
   try {
     await nutch.crawl({ seeds: web.seeds, rounds: 1, index: false }).result;
   } finally {

@@ -6,7 +6,7 @@ import { startTestWeb } from '../web/test-web.js';
 import { runNutch } from '../helpers/cli.js';
 import { fetchContext, generateSegment, readPart } from './fetch-helpers.js';
 import { tempDir } from '../helpers/temp-dir.js';
-import { cliStorageArgs } from '../helpers/test-storage.js';
+import { storageDefine } from '../helpers/test-storage.js';
 
 test('nutch fetch <segment> -threads N', async (t) => {
   const web = await startTestWeb({ hosts: 2, pagesPerHost: 3, linksPerPage: 1 });
@@ -74,7 +74,7 @@ test('nutch fetch: first SIGINT stops politely (exit 130), the fetched pages are
   const seg = await generateSegment(ctx, [web.allUrls()]);
   const cwd = tempDir(t);
   const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), join(projectRoot, 'sdk', 'cli', 'main.ts'), 'fetch',
-    '-D', 'http.agent.name=CliBot', '-D', 'fetcher.server.delay=0.01', '-D', 'plugin.includes=protocol-http', '-D', 'storage.batch.size=5', seg, ...cliStorageArgs([])],
+    '-D', 'http.agent.name=CliBot', '-D', 'fetcher.server.delay=0.01', '-D', 'plugin.includes=protocol-http', '-D', 'storage.batch.size=5', seg, ...storageDefine(ctx).flatMap((d) => ['-D', d])],
   { cwd, env: { PATH: process.env.PATH, NUTCH_CONF_DIR: cwd }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));

@@ -16,7 +16,7 @@ export function fixtureContext(
   const confDir = opts.cwd ?? tempDir(t);
   const log = createMemoryLogger();
   // NUTCH_TEST_STORAGE=postgres runs every stage test on PostgreSQL (tests/helpers/test-storage.ts)
-  const storageUrl = opts.storage ? '' : testStorageUrl();
+  const storageUrl = opts.storage ? '' : testStorageUrl(confDir);
   const config = storageUrl ? { 'storage.url': storageUrl, ...opts.config } : opts.config;
   const ctx = createContext({ includeBuiltins: false, cwd: confDir, root: confDir, env: { NUTCH_CONF_DIR: confDir }, logger: log, ...opts, ...(config ? { config } : {}) });
   t.after(() => ctx.close());

@@ -28,7 +28,7 @@ export async function crawlInto(cwd: string, seeds: string[], opts: { crawlDir?:
     cwd,
     crawlDir: join(cwd, opts.crawlDir ?? 'crawl'),
     logger: createMemoryLogger(),
-    config: { 'http.agent.name': 'tools-test', 'fetcher.server.delay': 0.01, ...testStorageConfig(), ...opts.config },
+    config: { 'http.agent.name': 'tools-test', 'fetcher.server.delay': 0.01, ...testStorageConfig(cwd), ...opts.config },
   });
   try {
     await nutch.crawl({ seeds, rounds: opts.rounds ?? 2, index: false }).result;

@@ -1,26 +1,32 @@
 /**
  * The storage engine stage tests run on: the embedded SQLite engine, or PostgreSQL when
  * NUTCH_TEST_STORAGE=postgres (tests/run-tests.mjs then starts one throwaway cluster for the run and
- * passes its URL in NUTCH_TEST_STORAGE_URL). Every test file (process) gets a PostgreSQL schema of its
- * own, shared by its fixture contexts and the CLI runs it starts (runNutch, spawnNutch), so a store a
- * test writes through its context is the one the CLI reads. Tests give stores absolute temp paths.
+ * passes its URL in NUTCH_TEST_STORAGE_URL). The stores of one working directory live in a PostgreSQL
+ * schema of their own (`t_<pid>_<hash of the directory>`), shared by the fixture contexts made with
+ * that cwd and the CLI runs started in it (runNutch, spawnNutch), so a store a test writes through its
+ * context is the one the CLI reads — and two tests of a file that both crawl into a relative `crawl`
+ * (a store named `crawl/crawldb` on PostgreSQL) never see each other's data. A CLI run in another
+ * directory than the context that wrote its stores passes storageDefine(ctx).
  */
+import { createHash } from 'node:crypto';
+import path from 'node:path';
 
 export function testStorageEngine(): 'sqlite' | 'postgres' {
   return process.env.NUTCH_TEST_STORAGE === 'postgres' ? 'postgres' : 'sqlite';
 }
 
-/** storage.url for a test context or CLI run: '' (embedded) or this test process's schema on the run's cluster. */
-export function testStorageUrl(): string {
+/** storage.url for a test context or CLI run working in `cwd`: '' (embedded) or that directory's schema on the run's cluster. */
+export function testStorageUrl(cwd?: string): string {
   if (testStorageEngine() !== 'postgres') return '';
   const base = process.env.NUTCH_TEST_STORAGE_URL;
   if (!base) throw new Error('NUTCH_TEST_STORAGE=postgres needs NUTCH_TEST_STORAGE_URL (run the tests through tests/run-tests.mjs, which starts a cluster)');
-  return `${base}${base.includes('?') ? '&' : '?'}schema=t_${process.pid}`;
+  const dir = cwd === undefined ? '' : `_${createHash('sha1').update(path.resolve(cwd)).digest('hex').slice(0, 10)}`;
+  return `${base}${base.includes('?') ? '&' : '?'}schema=t_${process.pid}${dir}`;
 }
 
 /** `{ 'storage.url': … }` for createNutch()'s config when the tests run on PostgreSQL, else nothing. */
-export function testStorageConfig(): Record<string, string> {
-  const url = testStorageUrl();
+export function testStorageConfig(cwd: string): Record<string, string> {
+  const url = testStorageUrl(cwd);
   return url ? { 'storage.url': url } : {};
 }
 
@@ -46,8 +52,8 @@ export async function assertUnlocked(ctx: { storage: { openCrawlDb(p: string): P
 }
 
 /** `-D storage.url=…` appended to a CLI run's arguments when the tests run on PostgreSQL (unless the test chose one). */
-export function cliStorageArgs(argv: readonly string[]): string[] {
-  const url = testStorageUrl();
+export function cliStorageArgs(argv: readonly string[], cwd: string): string[] {
+  const url = testStorageUrl(cwd);
   if (!url || argv.some((a) => a.includes('storage.url='))) return [];
   return ['-D', `storage.url=${url}`];
 }
