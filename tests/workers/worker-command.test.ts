@@ -1,5 +1,8 @@
-/** `nutch worker` takes the fetch partitions of a `nutch crawl` running in another process. */
-import { test } from 'node:test';
+/**
+ * `nutch worker` takes the fetch partitions of a `nutch crawl` running in another process: on the test
+ * run's engine and on a throwaway PostgreSQL cluster (skipped when PostgreSQL is not installed).
+ */
+import { after, before, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
@@ -7,12 +10,29 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { startTestWeb } from '../web/test-web.js';
 import { tempDir, projectRoot } from '../helpers/temp-dir.js';
 import { spawnNutch } from '../helpers/cli.js';
+import { startPostgres, type PgServer } from '../helpers/postgres-server.js';
+import { testStorageEngine, testStorageUrl } from '../helpers/test-storage.js';
+
+let server: PgServer | null = null;
+const ownCluster = testStorageEngine() !== 'postgres';
+before(async () => { if (ownCluster) server = await startPostgres(); });
+after(async () => { await server?.stop(); });
 
 test('nutch worker fetches partitions of the segments a crawl generates; SIGINT stops it politely', { timeout: 400_000 }, async (t) => {
+  const cwd = tempDir(t);
+  await workerBesideCrawl(t, cwd, testStorageUrl(cwd));
+});
+
+test('nutch worker on PostgreSQL fetches partitions of the segments a crawl generates; SIGINT stops it politely', { timeout: 400_000 }, async (t) => {
+  if (!ownCluster) return t.skip('the test above ran on PostgreSQL (NUTCH_TEST_STORAGE=postgres)');
+  if (!server) return t.skip('PostgreSQL (initdb, postgres) is not installed');
+  await workerBesideCrawl(t, tempDir(t), `${server.url}?schema=worker_command`);
+});
+
+async function workerBesideCrawl(t: TestContext, cwd: string, storageUrl: string): Promise<void> {
   const web = await startTestWeb({ hosts: 8, pagesPerHost: 6, linksPerPage: 2, latencyMs: 30 });
   t.after(() => web.close());
-  const cwd = tempDir(t);
-  writeFileSync(join(cwd, 'nutch-site.json'), JSON.stringify({ 'http.agent.name': 'worker-test', 'fetcher.server.delay': 0.05, 'fetcher.partition.poll': 100 }));
+  writeFileSync(join(cwd, 'nutch-site.json'), JSON.stringify({ 'http.agent.name': 'worker-test', 'fetcher.server.delay': 0.05, 'fetcher.partition.poll': 100, ...(storageUrl ? { 'storage.url': storageUrl } : {}) }));
   mkdirSync(join(cwd, 'urls'));
   writeFileSync(join(cwd, 'urls', 'seeds.txt'), web.allUrls().join('\n') + '\n');
   const env = { PATH: process.env.PATH, NUTCH_CONF_DIR: cwd, NUTCH_LOG_LEVEL: 'info' };
@@ -40,4 +60,4 @@ test('nutch worker fetches partitions of the segments a crawl generates; SIGINT 
   const fetchedByWorker = Number(/fetch of \d+ done in [\d.]+ s: (\d+) pages/.exec(workerLog)?.[1] ?? 0);
   assert.ok(fetchedByWorker > 0, `the worker fetched part of the crawl's segment: ${workerLog}`);
   assert.ok(fetchedByWorker < web.allUrls().length, 'the crawl fetched the rest');
-});
+}

@@ -4,6 +4,7 @@
  * `threads` fetches whose politeness delay has passed, the recording of each result (inline parse,
  * crawl_fetch and content, fenced by the claim), and the completion or hand-back of each partition.
  */
+import { isNutchError } from '../../errors.js';
 import type { NutchContext } from '../context.js';
 import type { Configuration } from '../../config/configuration.js';
 import type { Logger } from '../../log.js';
@@ -102,7 +103,9 @@ export class FetchJob {
       },
       onLeaseLost: (p, err) => {
         const held = job.runs.get(p);
-        return held ? job.claims.handle(held.claim, err) : false;
+        if (held) return job.claims.handle(held.claim, err);
+        // the renewal timer found the loss first (the run is gone): a write still in flight is refused as expected
+        return job.claims.isLost(p) && isNutchError(err, 'NUTCH_LEASE_LOST');
       },
     });
     job.feeder = job.queueFeeder();
@@ -342,8 +345,13 @@ export class FetchJob {
   private async completeFinished(): Promise<void> {
     for (const [p, held] of this.runs) {
       if (!held.fedAll || this.queues.pendingFor(p) > 0 || this.claims.isLost(p)) continue;
-      this.runs.delete(p);
-      await this.output.finishPartition(p, true);
+      // the run stays known while its writers finish: a finish refused as superseded is then handled as a lost lease
+      try {
+        await this.output.finishPartition(p, true);
+      } finally {
+        this.runs.delete(p);
+      }
+      if (this.claims.isLost(p)) continue;
       await this.args.onPartitionEnd?.(this.segment, p, true);
       if (this.claims.isLost(p)) continue;
       try {

@@ -7,7 +7,7 @@
  * times is handed back here as failed, for the fetcher to return its URLs to the CrawlDb.
  */
 import type { FetchPartitions, PartitionClaim, PartitionStatus } from '../../storage/interfaces.js';
-import { NutchError } from '../../errors.js';
+import { isNutchError } from '../../errors.js';
 import type { Logger } from '../../log.js';
 
 export interface ClaimOptions {
@@ -112,7 +112,7 @@ export class PartitionClaims {
 
   /** Marks a claim lost when `err` says so (true), else false. */
   handle(claim: PartitionClaim, err: unknown): boolean {
-    if (!(err instanceof NutchError) || err.code !== 'NUTCH_LEASE_LOST') return false;
+    if (!isNutchError(err, 'NUTCH_LEASE_LOST')) return false;
     if (!this.lost.has(claim.partition)) {
       this.lost.add(claim.partition);
       this.stopRenewal(claim);
