@@ -34,7 +34,7 @@ test('nutch crawl on a TTY redraws one fetch line with total, % and pages/s; off
   writeFileSync(join(cwd, 'nutch-site.json'), JSON.stringify({ 'http.agent.name': 'tty-test', 'fetcher.server.delay': 0.01, 'db.ignore.external.links': false }));
   writeFileSync(join(cwd, 'seeds.txt'), web.seeds.join('\n') + '\n');
   const nutch = [process.execPath, '--import', import.meta.resolve('tsx'), join(projectRoot, 'sdk', 'cli', 'main.ts')];
-  const storage = cliStorageArgs(['crawl']);
+  const storage = cliStorageArgs(['crawl'], cwd);
 
   const tty = await run([...nutch, 'crawl', ...storage, '-s', 'seeds.txt', 'crawl', '2'], cwd, true);
   assert.equal(tty.code, 0, tty.out);
