@@ -69,7 +69,7 @@ export async function killTrial(seed: number, maxDelayMs: number): Promise<Trial
       const n = web.requestsFor(url).length;
       assert.equal(n, 1, `seed ${seed}: ${url}, stored before the kill, was fetched ${n} times`);
     }
-    const search = await spawnNutch(['search', join(cwd, 'crawl'), 'page', ...cliStorageArgs(['search'])], { cwd, env });
+    const search = await spawnNutch(['search', join(cwd, 'crawl'), 'page', ...cliStorageArgs(['search'], cwd)], { cwd, env });
     assert.equal(search.code, 0, `seed ${seed}: the index opens: ${search.stderr.slice(-2000)}`);
     return { seed, killAfterMs, finishedBeforeKill: finished, storedBeforeKill: stored.fetched.size };
   } catch (err) {
@@ -89,7 +89,7 @@ interface Inspection {
 
 /** Opens every store the crawl has (each must open and read to its end) and counts what they hold. */
 async function inspect(cwd: string, urls: string[], when: string): Promise<Inspection> {
-  const ctx = createContext({ cwd, logger: silentLogger, includeBuiltins: true, defines: { 'storage.url': cliStorageArgs(['x'])[1]?.slice('storage.url='.length) ?? '' } });
+  const ctx = createContext({ cwd, logger: silentLogger, includeBuiltins: true, defines: { 'storage.url': cliStorageArgs(['x'], cwd)[1]?.slice('storage.url='.length) ?? '' } });
   const out: Inspection = { status: new Map(), fetched: new Map(), parsed: new Map() };
   try {
     const db = await ctx.storage.openCrawlDb(join(cwd, 'crawl', 'crawldb'));
