@@ -68,21 +68,21 @@ function chooseSpec(want: string | string[]): { spec?: string; reasons?: string[
 const describe = (w: string | string[]): string => (Array.isArray(w) ? w.join(' | ') : w);
 
 if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
-  const todo = missing();
-  if (!todo.length) {
+  const missingTools = missing();
+  if (!missingTools.length) {
     console.log('real-web bench: nginx-light, wget, httrack, time and every documentation package are installed');
     process.exit(0);
   }
-  console.log(`real-web bench: missing ${todo.map(describe).join(', ')}`);
+  console.log(`real-web bench: missing ${missingTools.map(describe).join(', ')}`);
   const canInstall = process.getuid?.() === 0 && existsSync('/usr/bin/apt-get') && !process.argv.includes('--check');
   if (!canInstall) {
-    console.log(`Install them (Debian/Ubuntu) with: sudo apt-get install --no-install-recommends ${todo.map((w) => (Array.isArray(w) ? w[0] : w)).join(' ')}`);
+    console.log(`Install them (Debian/Ubuntu) with: sudo apt-get install --no-install-recommends ${missingTools.map((w) => (Array.isArray(w) ? w[0] : w)).join(' ')}`);
     console.log('(never a package that depends on Debian\'s nodejs: it would replace the Node that runs nutch-ts)');
     process.exit(1);
   }
   sh('apt-get', ['update']);
   const specs: string[] = [];
-  for (const w of todo) {
+  for (const w of missingTools) {
     const c = chooseSpec(w);
     if (!c.spec) {
       console.error(`real-web bench: cannot install ${describe(w)} safely:\n  ${c.reasons!.join('\n  ')}`);

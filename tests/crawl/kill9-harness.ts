@@ -17,18 +17,8 @@ import { silentLogger } from '../../core/log.js';
 import { CrawlStatus } from '../../core/model/crawl-datum.js';
 import { startTestWeb } from '../web/test-web.js';
 import { cliStorageArgs } from '../helpers/test-storage.js';
+import { prng } from '../web/web-model.js'; // seeded, so a trial's kill delay replays from its seed
 
-/** mulberry32: a small seeded PRNG, so a trial's kill delay is reproducible from its seed. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export interface TrialResult {
   seed: number;
@@ -43,7 +33,7 @@ const crawlArgs = (cwd: string) => ['crawl', '-D', 'http.agent.name=kill9', '-D'
 
 /** One trial: crawl, SIGKILL after a seeded delay in [0, maxDelayMs), check, resume, check. */
 export async function killTrial(seed: number, maxDelayMs: number): Promise<TrialResult> {
-  const killAfterMs = Math.floor(rng(seed)() * maxDelayMs);
+  const killAfterMs = Math.floor(prng(seed)() * maxDelayMs);
   const web = await startTestWeb({ hosts: 2, pagesPerHost: 6, linksPerPage: 0, latencyMs: 20, seed });
   const cwd = mkdtempSync(join(tmpdir(), 'nutch-kill9-'));
   try {
