@@ -8,7 +8,7 @@ import { Parser as HtmlParser2, parseDocument } from 'htmlparser2';
 import type { Document } from 'domhandler';
 import {
   DEFAULT_OUTLINKS_CEILING, ParseMeta, ParseStatusCode, ParseStatusMinor, createParseData, failedParse, parseStatus, resolveURL, singleParseResult,
-  type Content, type HTMLMetaTags, type Metadata, type Outlink, type ParseContext, type ParseResult, type Parser, type PluginContext,
+  type Content, type Metadata, type Outlink, type ParseContext, type ParseResult, type Parser, type PluginContext,
 } from '../../sdk/plugin.js';
 import { bomlessUtf16, decode, detectEncoding } from './encoding-detector.js';
 import { ContentCollector, LINK_ATTRIBUTES, walkDocument, type RawLink, type WalkOptions, type WalkResult } from './dom-content-utils.js';
@@ -31,8 +31,6 @@ export class HtmlParser implements Parser {
   private readonly walkOptions: WalkOptions;
   private readonly sniffBytes: number;
   private readonly defaultEncoding: string;
-  private readonly metatagNames: ReadonlySet<string>;
-  private readonly allMetatags: boolean;
   private readonly fixEmbeddedParams: boolean;
 
   constructor(ctx: PluginContext) {
@@ -50,9 +48,6 @@ export class HtmlParser implements Parser {
     };
     this.sniffBytes = conf.getInt('parser.html.sniff.bytes', 8192);
     this.defaultEncoding = conf.getString('parser.character.encoding.default', 'windows-1252');
-    const names = conf.getStrings('metatags.names').map((n) => n.toLowerCase());
-    this.allMetatags = names.includes('*');
-    this.metatagNames = new Set(names);
     this.fixEmbeddedParams = conf.getBoolean('parser.fix.embeddedparams', true);
   }
 
@@ -88,7 +83,6 @@ export class HtmlParser implements Parser {
       [ParseMeta.CHARSET]: [detected.encoding],
       [ORIGINAL_CHAR_ENCODING]: [detected.encoding],
     };
-    this.addMetatags(parseMeta, metaTags);
     if (metaTags.noIndex) parseMeta[ParseMeta.ROBOTS_NOINDEX] = ['true'];
     else if (walked.headings.length) parseMeta[HEADINGS_KEY] = walked.headings;
     if (walked.linksOverCeiling > 0 && !metaTags.noFollow) parseMeta[ParseMeta.OUTLINKS_OVER_CEILING] = [String(walked.linksOverCeiling)];
@@ -113,17 +107,6 @@ export class HtmlParser implements Parser {
     };
     const result = singleParseResult(content.url, parse);
     return filters && doc ? filters.filter(content, result, metaTags, doc) : result;
-  }
-
-  /** Meta tags into parse metadata as `metatag.<name>`, per metatags.names (as Nutch's parse-metatags). */
-  private addMetatags(parseMeta: Metadata, tags: HTMLMetaTags): void {
-    for (const group of [tags.generalTags, tags.httpEquivTags]) {
-      for (const [name, values] of Object.entries(group)) {
-        if (!this.allMetatags && !this.metatagNames.has(name)) continue;
-        const key = `metatag.${name}`;
-        parseMeta[key] = [...(parseMeta[key] ?? []), ...values];
-      }
-    }
   }
 }
 

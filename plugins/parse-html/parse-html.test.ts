@@ -152,17 +152,6 @@ for (const c of refreshCases) {
   });
 }
 
-test('meta tags into parse metadata per metatags.names', async () => {
-  const html = '<meta name="Description" content="A page"><meta name="keywords" content="a,b"><meta http-equiv="Content-Language" content="fr">';
-  const all = await parse(html);
-  assert.deepEqual(all.data.parseMeta['metatag.description'], ['A page']);
-  assert.deepEqual(all.data.parseMeta['metatag.keywords'], ['a,b']);
-  assert.deepEqual(all.data.parseMeta['metatag.content-language'], ['fr']);
-  const some = await parse(html, {}, { 'metatags.names': 'description' });
-  assert.deepEqual(some.data.parseMeta['metatag.description'], ['A page']);
-  assert.equal(some.data.parseMeta['metatag.keywords'], undefined);
-});
-
 test('bad input: broken and truncated HTML still parses', async () => {
   const p = await parse(fixture('broken.html'));
   assert.equal(p.data.status.majorCode, ParseStatusCode.SUCCESS);
@@ -288,7 +277,6 @@ test('meta tags under <body> are ignored, as Nutch\'s HTMLMetaProcessor', async 
   const p = await parse('<html><head><meta name="keywords" content="k"></head><body><meta name="robots" content="noindex,nofollow"><a href="x">x</a></body></html>');
   assert.equal(p.data.parseMeta[ParseMeta.ROBOTS_NOINDEX], undefined);
   assert.equal(p.data.outlinks.length, 1);
-  assert.deepEqual(p.data.parseMeta['metatag.keywords'], ['k']);
 });
 
 // Nutch's TestDOMContentUtils, as our own pages: text, title and outlinks of each page checked together.

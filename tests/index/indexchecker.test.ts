@@ -24,7 +24,7 @@ async function server(t: TestContext): Promise<string> {
 function confDir(t: TestContext, extra: object = {}): string {
   const dir = tempDir(t);
   writeFile(join(dir, 'nutch-site.json'), {
-    'http.agent.name': 'nutch-ts-test', 'plugin.includes': 'protocol-http|parse-(html|text)|index-(basic|more|metadata|static)|indexer-sqlite',
+    'http.agent.name': 'nutch-ts-test', 'plugin.includes': 'protocol-http|parse-(html|text|metatags)|index-(basic|more|metadata|static)|indexer-sqlite',
     'indexingfilter.order': 'index-basic index-more index-metadata index-static', 'index.parse.md': 'metatag.description', 'index.static': 'source:checker',
     'parser.worker.threads': 1, ...extra,
   });

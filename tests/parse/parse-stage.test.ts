@@ -47,7 +47,7 @@ async function readAll<P extends SegmentPartName>(seg: Segment, part: P): Promis
 const linked = (records: { url: string; value: CrawlDatum }[]) => records.filter((r) => r.value.status === CrawlStatus.STATUS_LINKED).map((r) => r.url);
 
 test('parse stage: writes parse_text, parse_data and crawl_parse as Nutch, skips what ParseSegment skips', async (t) => {
-  const ctx = context(t, { 'db.parsemeta.to.crawldb': 'metatag.description' });
+  const ctx = context(t, { 'db.parsemeta.to.crawldb': 'metatag.description', 'plugin.includes': 'parse-(html|text|test-urlrules|metatags)' });
   const page = html('http://a.example/index.html', `<html><head><title>Home</title><meta name="description" content="the home"></head><body>
     <a href="/one.html">One</a> <a href="http://b.example/">B</a> <a href="/one.html">One again</a>
     <a href="javascript:void(0)">js</a> <a href="/private/x">private</a> <a href="/s?sid=abc123">session</a>
