@@ -168,6 +168,11 @@ export interface PartitionClaim {
   readonly attempt: number;
   /** Who holds it: host:pid:random, shown by readseg -list. */
   readonly worker: string;
+  /**
+   * The lease it was claimed for, ms. A fenced write transaction may stand idle no longer than this
+   * (PostgreSQL ends it): a worker frozen inside one must not hold the partition's row locks past its lease.
+   */
+  readonly leaseMs?: number;
 }
 
 export type PartitionState = 'pending' | 'running' | 'done' | 'failed';

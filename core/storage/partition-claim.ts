@@ -25,3 +25,18 @@ export function leaseLost(claim: PartitionClaim, where: string): NutchError {
     { partition: claim.partition, attempt: claim.attempt, worker: claim.worker, segment: where },
   );
 }
+
+/**
+ * A fenced write whose transaction stood idle longer than the claim's lease (the process was frozen or
+ * cut off mid-write): the database ended it, rolled back, so the partition's row locks do not keep
+ * another worker from taking it over. The claim is treated as lost; the partition is claimed again
+ * (by any worker) with a new attempt and resumed after its last committed batch.
+ */
+export function leaseIdledOut(claim: PartitionClaim, where: string, cause: unknown): NutchError {
+  return new NutchError(
+    'NUTCH_LEASE_LOST',
+    `Partition ${claim.partition} of ${where}: this worker's write under attempt ${claim.attempt} stood idle longer than its lease allows (fetcher.partition.lease: ${claim.leaseMs} ms), so the database ended it and nothing of it was stored; this worker stops the partition.`,
+    { partition: claim.partition, attempt: claim.attempt, worker: claim.worker, segment: where },
+    { cause },
+  );
+}

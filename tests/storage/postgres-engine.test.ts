@@ -2,11 +2,15 @@
  * What only the PostgreSQL engine has, against throwaway PostgreSQL 15 clusters: store names shared
  * by every spelling of a path, and each bad input — an unreachable database, wrong credentials, the
  * server stopped by PID mid-session, a schema of a newer version — a clear error naming the culprit,
- * committed data intact.
+ * committed data intact; and a fetch worker frozen inside a fenced write, which must not keep its
+ * partition past the lease.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
@@ -166,4 +170,67 @@ test('a database of a newer schema version is refused with NUTCH_STORAGE_SCHEMA_
   const r = await runNutch(['readdb', 'crawl/crawldb', '-stats', '-D', `storage.url=${url}`], { cwd });
   assert.notEqual(r.code, 0);
   assert.match(r.stderr, /NUTCH_STORAGE_SCHEMA_NEWER/);
+});
+
+test('a worker frozen inside a fenced write keeps no partition past its lease: the database ends its transaction, another worker takes over, the late write is refused', { timeout: 60_000 }, async (t) => {
+  const cwd = tempDir(t);
+  const url = schemaUrl();
+  const engine = new PostgresStorageEngine({ url, cwd });
+  t.after(() => engine.close());
+  const created = await engine.createSegment('crawl/segments');
+  const gen = await created.openWriter('crawl_generate', 0, { totalPartitions: 1 });
+  await gen.append([{ url: 'http://h0/', value: datum(0) }]);
+  await gen.finish();
+  await gen.close();
+  const segPath = path.join(cwd, 'crawl', 'segments', created.name);
+  await created.close();
+
+  const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), path.join(import.meta.dirname, 'fenced-writer-child.ts'), url, segPath], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  t.after(() => child.kill('SIGKILL'));
+  let out = '';
+  let err = '';
+  child.stdout!.setEncoding('utf8').on('data', (c: string) => (out += c));
+  child.stderr!.setEncoding('utf8').on('data', (c: string) => (err += c));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  while (!out.includes('appended')) {
+    assert.equal(child.exitCode, null, `the writer runs: ${out} ${err}`);
+    await sleep(20);
+  }
+  // freeze it between two statements of a fenced append (its session idle in transaction, the claim's row locked)
+  const admin = new pg.Client({ connectionString: server!.url });
+  await admin.connect();
+  t.after(() => admin.end());
+  const app = `nutch-ts ${os.hostname()}:${child.pid}`.slice(0, 63);
+  for (let tries = 0; ; tries++) {
+    assert.ok(tries < 500, 'the writer was caught inside a transaction');
+    child.kill('SIGSTOP');
+    const r = await admin.query("SELECT 1 FROM pg_stat_activity WHERE application_name = $1 AND state = 'idle in transaction'", [app]);
+    if (r.rowCount) break;
+    child.kill('SIGCONT');
+    await sleep(3);
+  }
+  // another worker gets the partition once the lease ran out and the database ended the frozen transaction
+  const seg = await engine.openSegment(segPath);
+  t.after(() => seg.close());
+  const q = seg.fetchPartitions();
+  let takeover = null;
+  for (const deadline = Date.now() + 30_000; !takeover && Date.now() < deadline; await sleep(50)) {
+    takeover = (await q.claim('other', { leaseMs: 60_000, maxAttempts: 4 })).claim;
+  }
+  assert.ok(takeover, `the frozen writer's partition was taken over: ${JSON.stringify(await q.status())}`);
+  assert.equal(takeover.attempt, 2);
+  const stored = (await collect(seg.read('crawl_fetch', { partition: 0 }))).length;
+
+  child.kill('SIGCONT');
+  assert.equal(await exited, 0, err);
+  assert.match(out, /error NUTCH_LEASE_LOST Partition 0 of .*crawl\/segments\//, 'the late write is refused as a lost lease');
+  const committed = Number([...out.matchAll(/appended (\d+)/g)].at(-1)![1]);
+  assert.equal(committed, stored, 'every append the writer saw committed is stored, the frozen one is not');
+  assert.equal((await collect(seg.read('crawl_fetch', { partition: 0 }))).length, stored, 'nothing written after the takeover');
+  const w = await seg.openWriter('crawl_fetch', 0, { fence: takeover });
+  await w.append([{ url: 'http://h0/new', value: datum(99) }]);
+  await w.finish();
+  await w.close();
+  await q.complete(takeover);
+  assert.equal((await q.status())[0]!.state, 'done');
 });

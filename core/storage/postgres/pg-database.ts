@@ -10,6 +10,19 @@ import { ensureSchema, lockClass } from './pg-schema.js';
 import { createPool, type PgTarget } from './pg-target.js';
 
 const guarded = new WeakSet<pg.PoolClient>();
+/** The error a connection reported while no query ran (the server ended the session): why its next query fails. */
+const sessionErrors = new WeakMap<pg.PoolClient, Error>();
+/** idle_in_transaction_session_timeout ended the session. */
+const IDLE_IN_TRANSACTION_TIMEOUT = '25P03';
+
+export interface TransactionOptions {
+  /**
+   * The transaction may stand idle (between statements) at most this long; past it the server ends
+   * the session and rolls back, releasing its locks, and the transaction fails with onIdleTimeout(err).
+   */
+  idleTimeoutMs?: number;
+  onIdleTimeout?: (err: unknown) => unknown;
+}
 
 export class PgDatabase {
   readonly pool: pg.Pool;
@@ -42,23 +55,29 @@ export class PgDatabase {
     const client = await pgGuard({ url: this.target.redacted, store }, () => this.pool.connect());
     if (!guarded.has(client)) {
       guarded.add(client); // once per connection: pooled clients come back many times
-      client.on('error', () => { /* reported by the query that fails next */ });
+      client.on('error', (err) => { sessionErrors.set(client, err); }); // reported by the query that fails next
     }
     return client;
   }
 
   /** Runs fn in a transaction on a connection of its own; a broken connection is not returned to the pool. */
-  async transaction<T>(store: string | undefined, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  async transaction<T>(store: string | undefined, fn: (client: pg.PoolClient) => Promise<T>, opts: TransactionOptions = {}): Promise<T> {
     const client = await this.connect(store);
     let broken: unknown = undefined;
     try {
-      await client.query('BEGIN');
+      // one message: a process frozen right after BEGIN still has the timeout set
+      const idle = opts.idleTimeoutMs;
+      await client.query(idle && idle > 0 ? `BEGIN; SET LOCAL idle_in_transaction_session_timeout = ${Math.max(1, Math.ceil(idle))}` : 'BEGIN');
       const out = await fn(client);
       await client.query('COMMIT');
       return out;
     } catch (err) {
       broken = err;
       await client.query('ROLLBACK').catch(() => {});
+      const ended = sessionErrors.get(client);
+      if (opts.onIdleTimeout && [err, ended].some((e) => (e as { code?: string } | undefined)?.code === IDLE_IN_TRANSACTION_TIMEOUT)) {
+        throw opts.onIdleTimeout(err);
+      }
       throw translatePgError(err, { url: this.target.redacted, store });
     } finally {
       client.release(broken !== undefined && isConnectionError(broken) ? (broken as Error) : undefined);

@@ -21,6 +21,14 @@ function toStatus(r: Row): PartitionStatus {
   return { partition: r.partition, state: r.state, worker: r.worker, attempts: r.attempts, leaseExpires: r.lease_ms === null ? null : Math.round(Number(r.lease_ms)), ...(r.reason ? { reason: r.reason } : {}) };
 }
 
+/**
+ * How long a claim's or fenced write's transaction may stand idle: its lease, but never under a second,
+ * so a short lease (tests use 1 ms ones) does not end transactions that are merely between round trips.
+ */
+export function idleLimitMs(leaseMs: number): number {
+  return Math.max(1000, leaseMs);
+}
+
 /** Throws NUTCH_LEASE_LOST unless `claim` is still the partition's current one; call inside the writing transaction. */
 export async function fenceCheck(client: pg.PoolClient, segment: number, claim: PartitionClaim, where: string): Promise<void> {
   const r = await client.query(
@@ -54,6 +62,9 @@ export class PgFetchPartitions implements FetchPartitions {
   async claim(worker: string, opts: { leaseMs: number; maxAttempts: number }): Promise<{ claim: PartitionClaim | null; failed: PartitionStatus[] }> {
     await this.init();
     const failed: PartitionStatus[] = [];
+    // the SELECT locks every claimable row: a worker frozen inside this transaction must not keep them
+    // from the others longer than a lease; its claim then fails here and is asked again at the next poll
+    const idledOut = Symbol('idled out');
     const claim = await this.db.transaction(this.where, async (c): Promise<PartitionClaim | null> => {
       const rows = (await c.query<Row>(
         `SELECT ${COLUMNS} FROM nutch_fetch_partitions
@@ -70,9 +81,15 @@ export class PgFetchPartitions implements FetchPartitions {
         await c.query(
           "UPDATE nutch_fetch_partitions SET state = 'running', worker = $3, attempts = $4, lease_expires = now() + $5 * interval '1 millisecond' WHERE segment = $1 AND partition = $2",
           [this.segment, r.partition, worker, attempt, opts.leaseMs]);
-        return { partition: r.partition, attempt, worker };
+        return { partition: r.partition, attempt, worker, leaseMs: opts.leaseMs };
       }
       return null;
+    }, { idleTimeoutMs: idleLimitMs(opts.leaseMs), onIdleTimeout: () => idledOut }).catch((err) => {
+      if (err === idledOut) {
+        failed.length = 0; // rolled back: nothing was marked failed
+        return null;
+      }
+      throw err;
     });
     return { claim, failed };
   }

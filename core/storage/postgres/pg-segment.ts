@@ -11,7 +11,8 @@ import { NutchError } from '../../errors.js';
 import { decodeValue, encodeDatum, encodeValue } from '../value-codec.js';
 import type { PgDatabase } from './pg-database.js';
 import { pgGuard } from './pg-errors.js';
-import { PgFetchPartitions, fenceCheck } from './pg-fetch-partitions.js';
+import { PgFetchPartitions, fenceCheck, idleLimitMs } from './pg-fetch-partitions.js';
+import { leaseIdledOut } from '../partition-claim.js';
 import type { SegmentRecordStore } from './record-store.js';
 
 /** The parts whose values are CrawlDatums, in the compact datum layout; the others go to the content store. */
@@ -110,6 +111,8 @@ export class PgSegment implements Segment {
     const encode = (DATUM_PARTS.has(part) ? encodeDatum : encodeValue) as (v: SegmentPartTypes[P]) => Buffer;
     const key = { segment: this.id, part: code, partition };
     const fence = opts.fence;
+    // a worker frozen inside a fenced write must not hold the partition's row locks past its lease
+    const fenced = fence?.leaseMs ? { idleTimeoutMs: idleLimitMs(fence.leaseMs), onIdleTimeout: (err: unknown) => leaseIdledOut(fence, this.path, err) } : {};
     let closed = false;
     const check = () => {
       if (closed) throw new NutchError('NUTCH_CLOSED', `The writer of ${part}/${partition} of ${this.path} was used after close().`, { segment: this.path });
@@ -132,14 +135,14 @@ export class PgSegment implements Segment {
               bytes = 0;
             }
           }
-        });
+        }, fenced);
       },
       finish: async () => {
         check();
         await this.db.transaction(this.path, async (c) => {
           if (fence) await fenceCheck(c, this.id, fence, this.path);
           await c.query('UPDATE nutch_segment_partitions SET finished = true WHERE segment = $1 AND part = $2 AND partition = $3', [this.id, part, partition]);
-        });
+        }, fenced);
       },
       close: async () => {
         closed = true;
