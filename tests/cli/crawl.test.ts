@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnNutch, runNutch } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { fixtureContext } from '../helpers/context.js';
 import { startTestWeb } from '../web/test-web.js';
 
 test('nutch crawl -i -s <seeds> <dir> 2 runs bin/crawl\'s stages and prints a summary; search finds pages', async (t) => {
@@ -21,7 +22,9 @@ test('nutch crawl -i -s <seeds> <dir> 2 runs bin/crawl\'s stages and prints a su
   for (const stage of ['inject', 'generate (round 1)', 'fetch (round 1)', 'parse (round 1)', 'updatedb (round 1)', 'invertlinks (round 1)', 'dedup (round 1)', 'index (round 1)']) {
     assert.ok(r.stderr.includes(`${stage}: done`), `progress shows ${stage}`);
   }
-  assert.ok(existsSync(join(cwd, 'crawl', 'linkdb')));
+  const linkDb = await fixtureContext(t, { cwd }).storage.openLinkDb(join(cwd, 'crawl', 'linkdb'));
+  assert.ok(await linkDb.exists() && (await linkDb.count()) > 0, 'invertlinks wrote the LinkDb');
+  await linkDb.close();
 
   // honest summary: one line per round with that round's own counts; the CrawlDb as readdb counts it
   const rounds = [...r.stdout.matchAll(/^  round (\d) \(segment \d{14}\): fetched (\d+) \(success=(\d+)[^)]*\), parsed (\d+), \+(\d+) URLs in the CrawlDb, (\d+) indexed/gm)];
@@ -56,6 +59,12 @@ test('nutch crawl checks the agent name before anything is written: no CrawlDb, 
     assert.match(r.stderr, /NUTCH_CONFIG_MISSING_AGENT: No agents listed in 'http.agent.name' property/);
     assert.equal(existsSync(join(cwd, 'crawl')), false, 'nothing written');
   }
+  // on PostgreSQL the stores are in the database, where nothing may have been written either
+  const storage = fixtureContext(t, { cwd }).storage;
+  const crawlDb = await storage.openCrawlDb(join(cwd, 'crawl', 'crawldb'));
+  assert.equal(await crawlDb.exists(), false, 'no CrawlDb');
+  await crawlDb.close();
+  assert.deepEqual(await storage.listSegments(join(cwd, 'crawl', 'segments')), [], 'no segment');
 });
 
 for (const [argv, why] of [

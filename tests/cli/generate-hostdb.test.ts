@@ -5,7 +5,6 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnNutch } from '../helpers/cli.js';
 import { crawledWeb } from '../helpers/crawled-web.js';
@@ -29,16 +28,16 @@ test('generate -hostdb: per-host maximum and fetch delay from expressions over t
   const bad = await spawnNutch(['generate', 'crawl/crawldb', 'crawl/segments', '-hostdb', 'crawl/hostdb', '-D', 'generate.fetch.delay.expr=score >> 1'], { cwd, env });
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /generate\.fetch\.delay\.expr "score >> 1": expected a number, text, variable or "\(", found ">" at position 8/);
+  const ctx = fixtureContext(t, { cwd });
   const segmentsDir = join(cwd, 'crawl', 'segments');
-  const before = existsSync(segmentsDir) ? readdirSync(segmentsDir).length : 0;
+  const before = (await ctx.storage.listSegments(segmentsDir)).length;
 
   const g = await spawnNutch(['generate', 'crawl/crawldb', 'crawl/segments', '-hostdb', 'crawl/hostdb',
     '-D', 'generate.max.count.expr=score > 1 ? 1 : 3', '-D', 'generate.fetch.delay.expr=score > 1 ? 4000 : 250 + ok'], { cwd, env });
   assert.equal(g.code, 0, g.stderr);
   const segment = /Generator: segment: (.+)$/m.exec(g.stdout)![1]!;
-  assert.equal(readdirSync(segmentsDir).length, before + 1, 'the refused runs made no segment');
+  assert.equal((await ctx.storage.listSegments(segmentsDir)).length, before + 1, 'the refused runs made no segment');
 
-  const ctx = fixtureContext(t, { cwd });
   const seg = await ctx.storage.openSegment(segment);
   const perHost = new Map<string, number>();
   const delays = new Map<string, Set<string>>();

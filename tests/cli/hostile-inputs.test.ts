@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { runNutch } from '../helpers/cli.js';
 import { tempDir, writeFile } from '../helpers/temp-dir.js';
-import { storesAreFiles } from '../helpers/test-storage.js';
+import { sqliteOnly } from '../helpers/test-storage.js';
 
 test('-D for an integer property refuses 99999999999999999999 and 1.5e3 (exit 2, the property named)', async (t) => {
   const cwd = tempDir(t);
@@ -40,7 +40,7 @@ test('nutch search <crawl> -word and -- -word read the query, not an option', as
   assert.equal((await runNutch(['search', 'crawl'], { cwd })).code, 2, 'a missing query is still a usage error');
 });
 
-test('a crawl dir, CrawlDb or segments dir that is a regular file: NUTCH_STORAGE_NOT_A_DIRECTORY naming it, exit 2', async (t) => {
+test('a crawl dir, CrawlDb or segments dir that is a regular file: NUTCH_STORAGE_NOT_A_DIRECTORY naming it, exit 2', sqliteOnly('on PostgreSQL these paths name stores inside the database, so a file of that name on disk is not in the way'), async (t) => {
   const cwd = tempDir(t);
   writeFile(join(cwd, 'urls', 'seeds.txt'), 'http://a.example/\n');
   writeFile(join(cwd, 'crawlfile'), 'not a directory\n');
@@ -59,7 +59,7 @@ test('a crawl dir, CrawlDb or segments dir that is a regular file: NUTCH_STORAGE
   assert.match(g.stderr, /NUTCH_STORAGE_NOT_A_DIRECTORY: .*segments is a file/);
 });
 
-test('a segment that is a regular file: NUTCH_STORAGE_NOT_A_DIRECTORY naming it (exit 2) in fetch, parse, index, readseg; updatedb skips it with that reason', { skip: !storesAreFiles() && 'segments are stores inside the database on PostgreSQL, not directories' }, async (t) => {
+test('a segment that is a regular file: NUTCH_STORAGE_NOT_A_DIRECTORY naming it (exit 2) in fetch, parse, index, readseg; updatedb skips it with that reason', sqliteOnly('segments are stores inside the database on PostgreSQL, not directories'), async (t) => {
   const cwd = tempDir(t);
   writeFile(join(cwd, 'urls', 'seeds.txt'), 'http://a.example/\n');
   assert.equal((await runNutch(['inject', 'crawl/crawldb', 'urls'], { cwd })).code, 0);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { runCli } from '../../sdk/cli/run.js';
 import { projectRoot } from './temp-dir.js';
-import { cliStorageArgs } from './test-storage.js';
+import { withTestStorage } from './test-storage.js';
 
 export interface CliResult {
   code: number;
@@ -25,7 +25,7 @@ export async function runNutch(argv: string[], opts: CliOptions): Promise<CliRes
   const err: Buffer[] = [];
   stdout.on('data', (c: Buffer) => out.push(c));
   stderr.on('data', (c: Buffer) => err.push(c));
-  const code = await runCli([...argv, ...cliStorageArgs(argv, opts.cwd)], {
+  const code = await runCli(withTestStorage(argv, opts.cwd), {
     stdin: Readable.from(opts.stdin !== undefined ? [opts.stdin] : []),
     stdout,
     stderr,
@@ -44,7 +44,7 @@ export function spawnNutch(argv: string[], opts: CliOptions & { bin?: string }):
 /** Like spawnNutch, but hands back the child too, so a test can signal it while it runs. */
 export function startNutch(argv: string[], opts: CliOptions & { bin?: string; keepStdinOpen?: boolean }): { child: ChildProcessWithoutNullStreams; result: Promise<CliResult> } {
   // tsx by URL: `--import tsx` would resolve against the child's working directory (a temp dir).
-  const all = [...argv, ...cliStorageArgs(argv, opts.cwd)];
+  const all = withTestStorage(argv, opts.cwd);
   const args = opts.bin ? [opts.bin, ...all] : ['--import', import.meta.resolve('tsx'), join(projectRoot, 'sdk', 'cli', 'main.ts'), ...all];
   const child = spawn(process.execPath, args, { cwd: opts.cwd, env: { PATH: process.env.PATH, ...opts.env }, stdio: ['pipe', 'pipe', 'pipe'] });
   const result = new Promise<CliResult>((resolve, reject) => {

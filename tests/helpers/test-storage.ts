@@ -51,9 +51,28 @@ export async function assertUnlocked(ctx: { storage: { openCrawlDb(p: string): P
   }
 }
 
-/** `-D storage.url=…` appended to a CLI run's arguments when the tests run on PostgreSQL (unless the test chose one). */
+/** Arguments that run no command, so get no storage.url (it would be read as a command name or a help topic). */
+const NO_COMMAND = new Set(['help', '-h', '--help', '--version', '-version']);
+
+/** `-D storage.url=…` for a CLI run's arguments when the tests run on PostgreSQL (unless the test chose one, or runs no command). */
 export function cliStorageArgs(argv: readonly string[], cwd: string): string[] {
   const url = testStorageUrl(cwd);
-  if (!url || argv.some((a) => a.includes('storage.url='))) return [];
+  if (!url || argv.length === 0 || NO_COMMAND.has(argv[0]!) || argv.some((a) => a.includes('storage.url='))) return [];
   return ['-D', `storage.url=${url}`];
+}
+
+/** A CLI run's arguments with cliStorageArgs before a `--` (after it, `-D` would be a positional argument), else at the end. */
+export function withTestStorage(argv: readonly string[], cwd: string): string[] {
+  const extra = cliStorageArgs(argv, cwd);
+  const end = argv.indexOf('--');
+  return end < 0 ? [...argv, ...extra] : [...argv.slice(0, end), ...extra, ...argv.slice(end)];
+}
+
+/**
+ * Test options for a test that checks the embedded engine's file layout itself (a store that is a
+ * regular file, a `.locked` file, the disk filling up): skipped on PostgreSQL, with the reason, which
+ * the spec reporter prints, so a PostgreSQL run says how many tests it did not run and why.
+ */
+export function sqliteOnly(reason: string): { skip?: string } {
+  return storesAreFiles() ? {} : { skip: `SQLite only: ${reason}` };
 }

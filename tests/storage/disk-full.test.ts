@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runNutch, spawnNutch } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
-import { storesAreFiles } from '../helpers/test-storage.js';
+import { sqliteOnly } from '../helpers/test-storage.js';
 import { fixtureContext } from '../helpers/context.js';
 
 const PAGES = 40;
@@ -44,7 +44,7 @@ function fillDisk(dir: string, leaveBytes: number): string {
   return file;
 }
 
-test('disk full: fetch stops with NUTCH_STORAGE_WRITE_FAILED and exits, resumes after space is freed; updatedb leaves the CrawlDb as it was', { skip: !storesAreFiles() && 'the disk of a PostgreSQL server is not the test\'s' }, async (t) => {
+test('disk full: fetch stops with NUTCH_STORAGE_WRITE_FAILED and exits, resumes after space is freed; updatedb leaves the CrawlDb as it was', sqliteOnly('the disk of a PostgreSQL server is not the test\'s to fill'), async (t) => {
   const mnt = mountTmpfs(t, '2m');
   if (typeof mnt !== 'string') return t.skip(mnt.why);
   const requests = new Map<string, number>();
