@@ -57,6 +57,8 @@ export interface CrawlDbUpdate {
   /** Reads see this session's own writes. */
   get(url: string): Promise<CrawlDatum | null>;
   getMany(urls: readonly string[]): Promise<Map<string, CrawlDatum>>;
+  /** Records in the CrawlDb as this session sees it (its own puts and deletes included). */
+  count(): Promise<number>;
   scan(opts?: ScanOptions): AsyncIterable<Keyed<CrawlDatum>>;
   commit(): Promise<void>;
   abort(): Promise<void>;

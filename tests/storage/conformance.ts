@@ -145,6 +145,35 @@ export function describeStorageConformance(name: string, harness: ConformanceHar
       assert.equal(await db.count(), TRICKY_URLS.length);
     });
 
+    test('sessions: count() and reads see every earlier put (more than one write batch), the last record of a URL wins across puts', async (t) => {
+      const h = await H().make(t);
+      const db = await h.engine.openCrawlDb(h.p('crawl/crawldb'));
+      t.after(() => db.close());
+      let up = await db.beginUpdate();
+      await up.put([{ url: 'http://old/1', value: datum(1) }, { url: 'http://old/2', value: datum(2) }]);
+      await up.commit();
+      up = await db.beginUpdate();
+      assert.equal(await up.count(), 2);
+      // 20,000 records in puts of 1,000: several of any engine's write batches
+      const url = (i: number) => `http://h${i % 97}.example/p${i}`;
+      for (let i = 0; i < 20_000; i += 1000) {
+        await up.put(Array.from({ length: 1000 }, (_, j) => ({ url: url(i + j), value: datum(i + j) })));
+      }
+      await up.put([{ url: url(5), value: datum(777) }, { url: 'http://old/1', value: datum(888) }]);
+      assert.equal(await up.count(), 20_002, 'new URLs counted once, rewritten ones not again');
+      assert.equal(await db.count(), 2, 'readers see the previous state');
+      const got = await up.getMany([url(0), url(5), url(19_999), 'http://old/1', 'http://old/2']);
+      assert.deepEqual([url(0), url(5), url(19_999), 'http://old/1', 'http://old/2'].map((u) => got.get(u)?.fetchTime), [datum(0).fetchTime, datum(777).fetchTime, datum(19_999).fetchTime, datum(888).fetchTime, datum(2).fetchTime]);
+      await up.put([{ url: url(6), value: datum(666) }]);
+      await up.delete([url(7)]);
+      assert.equal(await up.count(), 20_001);
+      await up.commit();
+      assert.equal(await db.count(), 20_001);
+      assert.equal((await db.get(url(6)))!.fetchTime, datum(666).fetchTime);
+      assert.equal((await db.get(url(5)))!.fetchTime, datum(777).fetchTime);
+      assert.equal(await db.get(url(7)), null);
+    });
+
     test('atomicity: abort() and a failed session leave the previous state; a used-up session refuses calls', async (t) => {
       const h = await H().make(t);
       const db = await h.engine.openCrawlDb(h.p('crawl/crawldb'));

@@ -93,15 +93,21 @@ export async function inject(ctx: NutchContext, args: InjectArgs, opts: StageOpt
   return run.finish((ms) => `Injector: finished, elapsed: ${ms} ms`, { ...run.counters });
 }
 
-/** Reads every seed line into the session, a batch at a time (InjectMapper + InjectReducer). */
+/**
+ * Reads every seed line into the session, a batch at a time (InjectMapper + InjectReducer). The
+ * session is only written to, never read, so an engine can send the seeds without waiting for
+ * earlier batches: a batch is merged against the committed CrawlDb (skipped when that is empty),
+ * and the URLs new to it are counted once at the end, as the records the session added.
+ */
 async function injectSeeds(run: StageRun, db: CrawlDb, session: CrawlDbUpdate, files: string[], s: InjectSettings): Promise<void> {
+  const before = (await db.exists()) ? await db.count() : 0;
   const pending = new Map<string, CrawlDatum>();
   const curTime = Date.now();
   const slice = new TimeSlice();
   let lines = 0;
   const flush = async () => {
     if (pending.size === 0) return;
-    await mergeSeeds(run, db, session, pending, s);
+    await mergeSeeds(run, before > 0 ? db : null, session, pending, s);
     pending.clear();
     run.progress(lines);
   };
@@ -120,6 +126,8 @@ async function injectSeeds(run: StageRun, db: CrawlDb, session: CrawlDbUpdate, f
     if (run.stopping) break;
   }
   await flush();
+  // unique = the URLs already in the CrawlDb, once per batch they appear in (counted by mergeSeeds), plus every new URL once
+  run.counters.urls_injected_unique = (run.counters.urls_injected_unique ?? 0) + (await session.count()) - before;
 }
 
 /** One seed line: its URL (normalised, filtered) and new datum, or null when it is skipped (counted). */
@@ -158,16 +166,24 @@ function seedDatum(run: StageRun, seed: SeedLine, s: InjectSettings, curTime: nu
   return { url, datum };
 }
 
-/** InjectReducer: a batch of seeds against the committed CrawlDb (overwrite / update rules). */
-async function mergeSeeds(run: StageRun, db: CrawlDb, session: CrawlDbUpdate, pending: Map<string, CrawlDatum>, s: InjectSettings): Promise<void> {
-  const urls = [...pending.keys()];
-  const before = await db.getMany(urls); // the committed CrawlDb: what "already present" means
-  const written = await session.getMany(urls); // includes seeds of earlier batches of this run
+/**
+ * InjectReducer: a batch of seeds against the committed CrawlDb (overwrite / update rules); `db` is
+ * null when that is empty, so every seed is new. Seeds already in the CrawlDb are counted here
+ * (urls_merged, urls_injected_unique); new ones by injectSeeds.
+ */
+async function mergeSeeds(run: StageRun, db: CrawlDb | null, session: CrawlDbUpdate, pending: Map<string, CrawlDatum>, s: InjectSettings): Promise<void> {
+  if (!db) {
+    await session.put([...pending].map(([url, value]) => ({ url, value })));
+    return;
+  }
+  const before = await db.getMany([...pending.keys()]); // the committed CrawlDb: what "already present" means
   const out: Keyed<CrawlDatum>[] = [];
   for (const [url, injected] of pending) {
     const old = before.get(url);
-    if (!(written.has(url) && !old)) run.count('urls_injected_unique');
-    if (old) run.count('urls_merged');
+    if (old) {
+      run.count('urls_injected_unique');
+      run.count('urls_merged');
+    }
     if (!old || s.overwrite) {
       out.push({ url, value: injected });
       continue;

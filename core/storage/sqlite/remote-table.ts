@@ -60,6 +60,12 @@ export class RemoteTable<V> {
     return out;
   }
 
+  /** Rows in the table as the session sees them. */
+  async count(): Promise<number> {
+    await this.drain();
+    return this.worker.call<number>('count');
+  }
+
   async *scan(opts: ScanOptions = {}): AsyncGenerator<Keyed<V>> {
     await this.drain();
     const size = Math.max(1, opts.batchSize ?? this.defaultBatch);

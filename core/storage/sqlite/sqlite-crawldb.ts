@@ -67,6 +67,10 @@ class SqliteCrawlDbUpdate implements CrawlDbUpdate {
     return this.session.check().getMany(urls);
   }
 
+  async count(): Promise<number> {
+    return this.session.check().count();
+  }
+
   scan(opts?: ScanOptions): AsyncIterable<Keyed<CrawlDatum>> {
     return this.session.check().scan(opts);
   }

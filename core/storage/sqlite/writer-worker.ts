@@ -42,9 +42,11 @@ const ops = {
     st.next = db.prepare('SELECT ' + columns + ' FROM ' + table + ' WHERE url > ? ORDER BY url LIMIT ?').raw(true);
     st.put = db.prepare('INSERT OR REPLACE INTO ' + table + ' (' + columns + ') VALUES (' + marks + ')');
     st.del = db.prepare('DELETE FROM ' + table + ' WHERE url = ?');
+    st.count = db.prepare('SELECT count(*) AS n FROM ' + table);
   },
   put({ rows }) { for (const r of rows) st.put.run(...r.map(toBuffer)); },
   delete({ urls }) { for (const u of urls) st.del.run(u); },
+  count() { return st.count.get().n; },
   getMany({ urls }) { const out = []; for (const u of urls) { const r = st.get.get(u); if (r) out.push(r); } return out; },
   page({ after, from, size }) {
     return after !== undefined ? st.next.all(after, size) : from !== undefined ? st.from.all(from, size) : st.first.all(size);
