@@ -3,7 +3,8 @@
  * renders them as a progress bar on a TTY and as structured log lines otherwise.
  */
 export type StageName =
-  | 'inject' | 'generate' | 'fetch' | 'parse' | 'updatedb' | 'invertlinks' | 'index' | 'dedup' | 'clean' | 'crawl' | 'sitemap' | 'updatehostdb';
+  | 'inject' | 'generate' | 'fetch' | 'parse' | 'updatedb' | 'invertlinks' | 'index' | 'dedup' | 'clean' | 'crawl' | 'sitemap' | 'updatehostdb'
+  | 'freegen' | 'mergedb' | 'mergelinkdb' | 'mergesegs' | 'readdb';
 
 export type Counters = Record<string, number>;
 

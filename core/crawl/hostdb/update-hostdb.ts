@@ -20,6 +20,8 @@ import type { HostDbUpdate, HostRecord } from '../../storage/interfaces.js';
 import { resolveConfFile } from '../../config/load-configuration.js';
 import type { NutchContext } from '../context.js';
 import { count, type Counters, type StageOptions } from '../progress.js';
+import { StageRun } from '../stage-run.js';
+import type { Configuration } from '../../config/configuration.js';
 import { homepageOf, hostKeyer, hostOfUrl, type HostKeyer } from './host-keys.js';
 import { dnsResolver, hostsFileResolver, type HostResolver } from './host-resolver.js';
 import { addRecord, emptyAggregate, mergeAggregates, writeStatistics, type HostAggregate } from './host-statistics.js';
@@ -58,18 +60,46 @@ interface Settings {
 }
 
 export async function updateHostDb(ctx: NutchContext, args: UpdateHostDbArgs, opts: StageOptions = {}): Promise<Counters> {
-  const started = Date.now();
+  const run = new StageRun(ctx, 'updatehostdb', opts);
+  const s = await settings(ctx, args);
+  const resolver = hostResolver(ctx.conf);
+  run.start({ ...args });
+  run.log.info(`UpdateHostDb: hostdb: ${args.hostDb}${args.crawlDb ? `, crawldb: ${args.crawlDb}` : ''}`);
+
+  const hostDb = await ctx.storage.openHostDb(args.hostDb);
+  const crawlDb = args.crawlDb !== undefined ? await ctx.storage.openCrawlDb(args.crawlDb) : null;
+  try {
+    await checkInputs(args, hostDb, crawlDb);
+    await run.inSession(() => hostDb.beginUpdate(), async (up) => {
+      await carryOver(up, s, crawlDb !== null, run.counters);
+      if (crawlDb) {
+        for await (const batch of batches(crawlDb.scan({ batchSize: s.batchSize }), s.batchSize)) {
+          run.checkAborted();
+          await addCrawlDbBatch(up, batch, s, run.counters);
+        }
+      }
+      if (args.topHosts !== undefined) await addScores(up, args.topHosts, s, run.counters);
+      run.checkAborted();
+      await finish(up, s, resolver, run.counters, run.log);
+      run.checkAborted();
+    }, 'UpdateHostDb: stopped; the HostDb was left as it was.');
+  } finally {
+    await crawlDb?.close();
+    await hostDb.close();
+  }
+  return run.finish((ms) => `UpdateHostDb: finished, ${run.counters.total_hosts ?? 0} hosts, elapsed ${ms} ms`);
+}
+
+/** The options, each defaulting to its hostdb.* property. */
+async function settings(ctx: NutchContext, args: UpdateHostDbArgs): Promise<Settings> {
   const { conf } = ctx;
-  const log = ctx.log.child({ stage: 'updatehostdb' });
   const flag = (value: boolean | undefined, property: string) => value ?? conf.getBoolean(property);
   const percentiles = conf.getStrings('hostdb.percentiles').map((p) => {
     const n = Number(p);
     if (!Number.isFinite(n) || n < 0 || n > 100) throw new NutchError('NUTCH_CONFIG_INVALID_VALUE', `hostdb.percentiles: ${JSON.stringify(p)} is not a percentile between 0 and 100.`, { property: 'hostdb.percentiles', value: p });
     return n;
   });
-  const hostsFile = conf.getString('hostdb.resolver.hosts.file').trim();
-  const resolver: HostResolver = hostsFile ? hostsFileResolver(resolveConfFile(conf, hostsFile, 'hostdb.resolver.hosts.file')) : dnsResolver();
-  const s: Settings = {
+  return {
     keyer: await hostKeyer(ctx, { filter: flag(args.filter, 'hostdb.url.filter'), normalize: flag(args.normalize, 'hostdb.url.normalize') }),
     checkNew: flag(args.checkNew, 'hostdb.check.new'),
     checkKnown: flag(args.checkKnown, 'hostdb.check.known'),
@@ -84,51 +114,25 @@ export async function updateHostDb(ctx: NutchContext, args: UpdateHostDbArgs, op
     batchSize: Math.max(1, conf.getInt('storage.batch.size')),
     now: Date.now(),
   };
-  const counters: Counters = {};
-  opts.onProgress?.({ type: 'stage-start', stage: 'updatehostdb', args: { ...args } });
-  log.info(`UpdateHostDb: hostdb: ${args.hostDb}${args.crawlDb ? `, crawldb: ${args.crawlDb}` : ''}`);
+}
 
-  const hostDb = await ctx.storage.openHostDb(args.hostDb);
-  const crawlDb = args.crawlDb !== undefined ? await ctx.storage.openCrawlDb(args.crawlDb) : null;
-  try {
-    if (crawlDb && !(await crawlDb.exists())) {
-      throw new NutchError('NUTCH_STORAGE_NOT_FOUND', `CrawlDb ${args.crawlDb} does not exist (updatehostdb -crawldb). Run "nutch inject" first.`, { file: args.crawlDb });
-    }
-    if (args.topHosts !== undefined && !fs.existsSync(args.topHosts)) {
-      throw new NutchError('NUTCH_STORAGE_NOT_FOUND', `Top hosts file ${args.topHosts} does not exist (updatehostdb -tophosts).`, { file: args.topHosts });
-    }
-    if (!crawlDb && args.topHosts === undefined && !(await hostDb.exists())) {
-      throw new NutchError('NUTCH_STORAGE_NOT_FOUND', `HostDb ${args.hostDb} does not exist: give -crawldb <crawldb> to build it from a CrawlDb.`, { file: args.hostDb });
-    }
-    const up = await hostDb.beginUpdate();
-    try {
-      await carryOver(up, s, crawlDb !== null, counters);
-      if (crawlDb) {
-        for await (const batch of batches(crawlDb.scan({ batchSize: s.batchSize }), s.batchSize)) {
-          if (opts.signal?.aborted) break;
-          await addCrawlDbBatch(up, batch, s, counters);
-        }
-      }
-      if (args.topHosts !== undefined) await addScores(up, args.topHosts, s, counters);
-      if (!opts.signal?.aborted) await finish(up, s, resolver, counters, log);
-      if (opts.signal?.aborted) {
-        await up.abort();
-        counters.stopped = 1;
-        log.warn('UpdateHostDb: stopped; the HostDb was left as it was.');
-      } else {
-        await up.commit();
-      }
-    } catch (err) {
-      await up.abort();
-      throw err;
-    }
-  } finally {
-    await crawlDb?.close();
-    await hostDb.close();
+/** hostdb.resolver.hosts.file (offline crawls and tests) or DNS. */
+function hostResolver(conf: Configuration): HostResolver {
+  const hostsFile = conf.getString('hostdb.resolver.hosts.file').trim();
+  return hostsFile ? hostsFileResolver(resolveConfFile(conf, hostsFile, 'hostdb.resolver.hosts.file')) : dnsResolver();
+}
+
+/** Each named input exists, and there is something to update: a CrawlDb, top hosts or an existing HostDb. */
+async function checkInputs(args: UpdateHostDbArgs, hostDb: { exists(): Promise<boolean> }, crawlDb: { exists(): Promise<boolean> } | null): Promise<void> {
+  if (crawlDb && !(await crawlDb.exists())) {
+    throw new NutchError('NUTCH_STORAGE_NOT_FOUND', `CrawlDb ${args.crawlDb} does not exist (updatehostdb -crawldb). Run "nutch inject" first.`, { file: args.crawlDb });
   }
-  opts.onProgress?.({ type: 'stage-end', stage: 'updatehostdb', counters, ms: Date.now() - started });
-  log.info(`UpdateHostDb: finished, ${counters.total_hosts ?? 0} hosts, elapsed ${Date.now() - started} ms`);
-  return counters;
+  if (args.topHosts !== undefined && !fs.existsSync(args.topHosts)) {
+    throw new NutchError('NUTCH_STORAGE_NOT_FOUND', `Top hosts file ${args.topHosts} does not exist (updatehostdb -tophosts).`, { file: args.topHosts });
+  }
+  if (!crawlDb && args.topHosts === undefined && !(await hostDb.exists())) {
+    throw new NutchError('NUTCH_STORAGE_NOT_FOUND', `HostDb ${args.hostDb} does not exist: give -crawldb <crawldb> to build it from a CrawlDb.`, { file: args.hostDb });
+  }
 }
 
 async function* batches<T>(items: AsyncIterable<T>, size: number): AsyncGenerator<T[]> {

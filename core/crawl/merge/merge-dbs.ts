@@ -1,8 +1,9 @@
 /**
  * The run of mergedb and mergelinkdb (Nutch's CrawlDbMerger and LinkDbMerger share it too): open and
  * check every input, open the output, build the -normalize / -filter rewrite, merge in one update
- * session on the output (committed at the end, aborted on a throw or a polite stop: a crash leaves the
- * output's previous state), close everything. The tools differ only in their store, codec and reduce.
+ * session on the output (StageRun.inSession: committed at the end, aborted on a throw or a polite
+ * stop: a crash leaves the output's previous state), close everything. The tools differ only in their
+ * store, codec and reduce.
  */
 import { NutchError } from '../../errors.js';
 import type { NormalizerScope } from '../../extension-points/url-normalizer.js';
@@ -10,6 +11,7 @@ import type { UrlRewrite } from '../../extension-points/normalize-then-filter.js
 import type { Keyed } from '../../storage/interfaces.js';
 import type { NutchContext } from '../context.js';
 import type { Counters, StageOptions } from '../progress.js';
+import { StageRun } from '../stage-run.js';
 import { mergeStores, type MergeSink } from './merge-stores.js';
 import { openExistingInputs } from './open-inputs.js';
 import { urlRewrite } from './url-rewrite.js';
@@ -40,39 +42,33 @@ export interface MergeDbsJob<V> {
 
 export async function mergeDbs<V>(ctx: NutchContext, job: MergeDbsJob<V>, opts: StageOptions = {}): Promise<Counters> {
   if (job.inputs.length === 0) throw new NutchError('NUTCH_USAGE', `${job.tool} needs at least one input ${job.kind}.`);
-  const counters: Counters = { 'urls merged': 0 };
+  const run = new StageRun(ctx, job.tool, opts, { 'urls merged': 0 });
+  run.start({ output: job.output, inputs: job.inputs });
   const inputs: MergeableStore<V>[] = [];
   let output: MergeableStore<V> | null = null;
-  let session: Awaited<ReturnType<MergeableStore<V>['beginUpdate']>> | null = null;
   try {
     await openExistingInputs(job.inputs, job.open, job.kind, inputs);
     output = await job.open(job.output);
+    const out = output;
     const rewrite = await urlRewrite(ctx, { normalize: job.normalize, filter: job.filter, scope: job.scope });
-    ctx.log.info(`${job.kind} merge: ${job.inputs.length} ${job.kind}s into ${job.output}; URL normalizing: ${!!job.normalize}; URL filtering: ${!!job.filter}`);
-    session = await output.beginUpdate({ force: job.force });
-    await mergeStores<V>({
-      sources: inputs.map((db) => ({ name: db.path, scan: () => db.scan() })),
-      previous: output.scan(),
-      rewrite,
-      encode: job.encode,
-      decode: job.decode,
-      reduce: (url, values) => job.reduce(url, values, rewrite, counters),
-      sink: session,
-      counters,
-      signal: opts.signal,
-    });
-    if (opts.signal?.aborted) {
-      await session.abort();
-      session = null;
-      counters.stopped = 1;
-      return counters;
-    }
-    await session.commit();
-    session = null;
-    return counters;
+    run.log.info(`${job.kind} merge: ${job.inputs.length} ${job.kind}s into ${job.output}; URL normalizing: ${!!job.normalize}; URL filtering: ${!!job.filter}`);
+    await run.inSession(() => out.beginUpdate({ force: job.force }), async (session) => {
+      await mergeStores<V>({
+        sources: inputs.map((db) => ({ name: db.path, scan: () => db.scan() })),
+        previous: out.scan(),
+        rewrite,
+        encode: job.encode,
+        decode: job.decode,
+        reduce: (url, values) => job.reduce(url, values, rewrite, run.counters),
+        sink: session,
+        counters: run.counters,
+        signal: run.signal,
+      });
+      run.checkAborted();
+    }, `${job.kind} merge: stopped; ${job.output} is unchanged`);
   } finally {
-    await session?.abort();
     for (const db of inputs) await db.close();
     await output?.close();
   }
+  return run.finish();
 }

@@ -12,12 +12,15 @@
  */
 import { NutchError } from '../../errors.js';
 import { ExternalSort } from '../../storage/external-sort.js';
-import { SEGMENT_PARTS, type Keyed, type SegmentPartName, type SegmentPartWriter, type StagedSegment } from '../../storage/interfaces.js';
+import { SEGMENT_PARTS, type Segment, type SegmentPartName } from '../../storage/interfaces.js';
 import { yieldToEventLoop } from '../../storage/yield.js';
+import type { UrlRewrite } from '../../extension-points/normalize-then-filter.js';
 import type { NutchContext } from '../context.js';
-import { count, type Counters, type StageOptions } from '../progress.js';
+import type { Counters, StageOptions } from '../progress.js';
+import { StageRun } from '../stage-run.js';
 import { urlRewrite } from '../merge/url-rewrite.js';
 import { decodeRecord, encodeRecord } from '../merge/record-codec.js';
+import { SliceWriter } from './slice-writer.js';
 
 export interface MergeSegsArgs {
   /** Parent directory of the output segment(s). */
@@ -29,120 +32,90 @@ export interface MergeSegsArgs {
   slice?: number;
 }
 
-const BATCH = 200;
-
 export async function mergesegs(ctx: NutchContext, args: MergeSegsArgs, opts: StageOptions = {}): Promise<{ counters: Counters; segments: string[] }> {
   if (args.segments.length === 0) throw new NutchError('NUTCH_USAGE', 'mergesegs needs at least one input segment.');
-  const counters: Counters = { 'urls merged': 0, 'segments written': 0 };
-  const inputs = [];
+  const run = new StageRun(ctx, 'mergesegs', opts, { 'urls merged': 0, 'segments written': 0 });
+  run.start({ output: args.output, segments: args.segments });
+  const inputs: Segment[] = [];
   for (const path of args.segments) inputs.push(await ctx.storage.openSegment(path));
   // newest last: a later index wins
   inputs.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const sort = new ExternalSort({ columns: 3 });
-  const published: string[] = [];
-  let staged: StagedSegment | null = null;
-  let writers = new Map<SegmentPartName, SegmentPartWriter<unknown>>();
-  const pending = new Map<SegmentPartName, Keyed<unknown>[]>();
+  let out: SliceWriter | null = null;
   try {
-    const parts: SegmentPartName[] = [];
-    for (const part of SEGMENT_PARTS) {
-      const missing = [];
-      for (const seg of inputs) if (!(await seg.isComplete(part))) missing.push(seg.path);
-      if (missing.length === 0) parts.push(part);
-      else if (missing.length < inputs.length) ctx.log.warn(`mergesegs: ${part} is missing or incomplete in ${missing.join(', ')}; not merged`);
-    }
-    if (parts.length === 0) throw new NutchError('NUTCH_USAGE', `mergesegs: no part is complete in every input segment (${args.segments.join(', ')}); nothing to merge.`);
-    ctx.log.info(`mergesegs: merging ${inputs.length} segments (${inputs.map((s) => s.name).join(', ')}), parts ${parts.join(', ')}`);
-    const rewrite = await urlRewrite(ctx, { normalize: args.normalize, filter: args.filter, scope: 'default' });
-    for (let s = 0; s < inputs.length; s++) {
-      for (const part of parts) {
-        let n = 0;
-        for await (const { url, value } of inputs[s]!.read(part)) {
-          if (opts.signal?.aborted) return stopped(counters, published);
-          const to = rewrite ? rewrite(url) : url;
-          if (to === null) {
-            count(counters, 'records filtered');
-            continue;
-          }
-          sort.add([to, s, SEGMENT_PARTS.indexOf(part), encodeRecord(value)]);
-          if (++n % 2048 === 0) await yieldToEventLoop();
-        }
-      }
-    }
-
-    const flush = async (part: SegmentPartName, force = false) => {
-      const batch = pending.get(part);
-      if (!batch || batch.length === 0 || (!force && batch.length < BATCH)) return;
-      await writers.get(part)!.append(batch);
-      pending.set(part, []);
-    };
-    const closeSlice = async () => {
-      if (!staged) return;
-      for (const part of parts) {
-        await flush(part, true);
-        await writers.get(part)!.finish();
-        await writers.get(part)!.close();
-      }
-      const seg = await staged.publish();
-      published.push(seg.path);
-      await seg.close();
-      count(counters, 'segments written');
-      staged = null;
-      writers = new Map();
-    };
-    const openSlice = async () => {
-      staged = await ctx.storage.createStagedSegment(args.output);
-      for (const part of parts) {
-        writers.set(part, (await staged.openWriter(part, 0, { totalPartitions: 1 })) as SegmentPartWriter<unknown>);
-        pending.set(part, []);
-      }
-    };
-
-    let urls = 0;
-    let current: string | null = null;
-    let group: { seg: number; part: number; value: string }[] = [];
-    const emit = async () => {
-      if (current === null) return;
-      if (!staged || (args.slice && args.slice > 0 && urls > 0 && urls % args.slice === 0)) {
-        await closeSlice();
-        await openSlice();
-      }
-      urls++;
-      count(counters, 'urls merged');
-      for (let p = 0; p < SEGMENT_PARTS.length; p++) {
-        const ofPart = group.filter((g) => g.part === p);
-        if (ofPart.length === 0) continue;
-        const newest = Math.max(...ofPart.map((g) => g.seg));
-        const part = SEGMENT_PARTS[p]!;
-        for (const g of ofPart) if (g.seg === newest) pending.get(part)!.push({ url: current, value: decodeRecord(g.value) });
-        await flush(part);
-      }
-    };
-    for (const [url, seg, part, value] of sort.sorted()) {
-      if (opts.signal?.aborted) return stopped(counters, published);
-      if (url !== current) {
-        await emit();
-        current = url;
-        group = [];
-      }
-      group.push({ seg: seg as number, part: part as number, value: value as string });
-    }
-    await emit();
-    await closeSlice();
-    for (const p of published) ctx.log.info(`mergesegs: wrote ${p}`);
-    return { counters, segments: published };
+    const parts = await completeParts(run, inputs, args.segments);
+    run.log.info(`mergesegs: merging ${inputs.length} segments (${inputs.map((s) => s.name).join(', ')}), parts ${parts.join(', ')}`);
+    await sortRecords(run, inputs, parts, await urlRewrite(ctx, { normalize: args.normalize, filter: args.filter, scope: 'default' }), sort);
+    out = new SliceWriter(ctx, args.output, parts, args.slice ?? 0);
+    if (!run.stopping) await writeNewest(run, sort, out);
+    if (run.stopping) run.count('stopped');
+    else await out.closeSlice();
   } finally {
     sort.close();
-    const left = staged as StagedSegment | null;
-    if (left) {
-      for (const w of writers.values()) await w.close().catch(() => undefined);
-      await left.discard();
-    }
+    await out?.discard();
     for (const seg of inputs) await seg.close();
+  }
+  const segments = out?.published ?? [];
+  run.count('segments written', segments.length);
+  const counters = run.finish(segments.length ? () => segments.map((p) => `mergesegs: wrote ${p}`).join('\n') : undefined);
+  return { counters, segments };
+}
+
+/** The parts every input holds complete; a part some inputs lack is named and not merged. */
+async function completeParts(run: StageRun, inputs: Segment[], paths: string[]): Promise<SegmentPartName[]> {
+  const parts: SegmentPartName[] = [];
+  for (const part of SEGMENT_PARTS) {
+    const missing = [];
+    for (const seg of inputs) if (!(await seg.isComplete(part))) missing.push(seg.path);
+    if (missing.length === 0) parts.push(part);
+    else if (missing.length < inputs.length) run.log.warn(`mergesegs: ${part} is missing or incomplete in ${missing.join(', ')}; not merged`);
+  }
+  if (parts.length === 0) throw new NutchError('NUTCH_USAGE', `mergesegs: no part is complete in every input segment (${paths.join(', ')}); nothing to merge.`);
+  return parts;
+}
+
+/** 1. Every record of every input part, keyed by its (rewritten) URL, into the sort with its segment and part. */
+async function sortRecords(run: StageRun, inputs: Segment[], parts: SegmentPartName[], rewrite: UrlRewrite | undefined, sort: ExternalSort): Promise<void> {
+  for (let s = 0; s < inputs.length; s++) {
+    for (const part of parts) {
+      let n = 0;
+      for await (const { url, value } of inputs[s]!.read(part)) {
+        if (run.stopping) return;
+        const to = rewrite ? rewrite(url) : url;
+        if (to === null) {
+          run.count('records filtered');
+          continue;
+        }
+        sort.add([to, s, SEGMENT_PARTS.indexOf(part), encodeRecord(value)]);
+        if (++n % 2048 === 0) await yieldToEventLoop();
+      }
+    }
   }
 }
 
-function stopped(counters: Counters, segments: string[]): { counters: Counters; segments: string[] } {
-  counters.stopped = 1;
-  return { counters, segments };
+/** 2. Per URL and part, the records of the newest segment holding it, into the slices. */
+async function writeNewest(run: StageRun, sort: ExternalSort, out: SliceWriter): Promise<void> {
+  let current: string | null = null;
+  let group: { seg: number; part: number; value: string }[] = [];
+  const emit = async () => {
+    if (current === null) return;
+    await out.nextUrl();
+    run.count('urls merged');
+    for (let p = 0; p < SEGMENT_PARTS.length; p++) {
+      const ofPart = group.filter((g) => g.part === p);
+      if (ofPart.length === 0) continue;
+      const newest = Math.max(...ofPart.map((g) => g.seg));
+      for (const g of ofPart) if (g.seg === newest) await out.add(SEGMENT_PARTS[p]!, { url: current, value: decodeRecord(g.value) });
+    }
+  };
+  for (const [url, seg, part, value] of sort.sorted()) {
+    if (run.stopping) return;
+    if (url !== current) {
+      await emit();
+      current = url;
+      group = [];
+    }
+    group.push({ seg: seg as number, part: part as number, value: value as string });
+  }
+  await emit();
 }

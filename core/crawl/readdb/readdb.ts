@@ -7,6 +7,7 @@ import { NutchError } from '../../errors.js';
 import type { NutchContext } from '../context.js';
 import { requireExisting } from '../existing-stores.js';
 import type { Counters, StageOptions } from '../progress.js';
+import { StageRun } from '../stage-run.js';
 import { computeStats, formatStats, statsToJson } from './crawldb-stats.js';
 import { dumpCrawlDb, topNCrawlDb, type DumpFormat } from './crawldb-dump.js';
 import { datumToString } from './datum-format.js';
@@ -34,8 +35,10 @@ export interface ReaddbArgs {
 }
 
 export async function readdb(ctx: NutchContext, args: ReaddbArgs, opts: StageOptions = {}): Promise<Counters> {
-  const counters: Counters = {};
-  const print = args.print ?? ((t: string) => ctx.log.info(t));
+  const run = new StageRun(ctx, 'readdb', opts);
+  const { counters, log } = run;
+  run.start({ crawlDb: args.crawlDb });
+  const print = args.print ?? ((t: string) => log.info(t));
   const batchSize = ctx.conf.getInt('storage.batch.size');
   const db = await ctx.storage.openCrawlDb(args.crawlDb);
   try {
@@ -53,18 +56,19 @@ export async function readdb(ctx: NutchContext, args: ReaddbArgs, opts: StageOpt
       else await print(`URL: ${args.url}\n${datum ? datumToString(datum) : 'not found'}\n`);
     }
     if (args.dump !== undefined) {
-      ctx.log.info(`CrawlDb dump: starting, db: ${args.crawlDb}`);
-      counters.dumped = await dumpCrawlDb(db, args.dump, ctx.storage, { format: args.format, status: args.status, regex: args.regex, retry: args.retry, batchSize, signal: opts.signal });
-      ctx.log.info(`CrawlDb dump: done (${counters.dumped} records)`);
+      log.info(`CrawlDb dump: starting, db: ${args.crawlDb}`);
+      counters.dumped = await dumpCrawlDb(db, args.dump, ctx.storage, { format: args.format, status: args.status, regex: args.regex, retry: args.retry, batchSize, signal: run.signal });
+      log.info(`CrawlDb dump: done (${counters.dumped} records)`);
     }
     if (args.topN !== undefined) {
       if (!args.topNOut) throw new NutchError('NUTCH_USAGE', '-topN needs an output directory.');
-      ctx.log.info(`CrawlDb topN: starting (topN=${args.topN}, min=${args.min ?? 0})`);
-      counters.topN = await topNCrawlDb(db, args.topN, args.topNOut, args.min ?? 0, { batchSize, signal: opts.signal });
-      ctx.log.info('CrawlDb topN: done');
+      log.info(`CrawlDb topN: starting (topN=${args.topN}, min=${args.min ?? 0})`);
+      counters.topN = await topNCrawlDb(db, args.topN, args.topNOut, args.min ?? 0, { batchSize, signal: run.signal });
+      log.info('CrawlDb topN: done');
     }
   } finally {
     await db.close();
   }
-  return counters;
+  if (run.stopping) run.count('stopped'); // a dump or topN cut short by a polite stop
+  return run.finish();
 }
