@@ -39,7 +39,7 @@ const rows: NutchPluginReplacement[] = [
   { id: 'microformats-reltag', javaPackage: 'org.apache.nutch.microformats.reltag', advice: 'not available' },
   // Indexing
   { id: 'indexer-elastic-rest', javaPackage: 'org.apache.nutch.indexwriter.elasticrest', advice: 'use indexer-elastic (it speaks the Elasticsearch REST API)' },
-  { id: 'indexer-opensearch-1x', javaPackage: 'org.apache.nutch.indexwriter.opensearch1x', advice: 'use indexer-elastic (it speaks to Elasticsearch and OpenSearch)' },
+  { id: 'indexer-opensearch-1x', javaPackage: 'org.apache.nutch.indexwriter.opensearch1x', activate: ['indexer-opensearch'], advice: 'indexer-opensearch sends documents to OpenSearch in its place (it also answers to its class name)' },
   { id: 'indexer-cloudsearch', javaPackage: 'org.apache.nutch.indexwriter.cloudsearch', advice: 'not available; indexer-jsonl writes documents for a bulk upload' },
   { id: 'indexer-rabbit', javaPackage: 'org.apache.nutch.indexwriter.rabbit', advice: 'not available; indexer-jsonl writes documents a shipper can forward' },
   { id: 'indexer-kafka', javaPackage: 'org.apache.nutch.indexwriter.kafka', advice: 'not available; indexer-jsonl writes documents a shipper can forward' },

@@ -41,6 +41,8 @@ export interface IndexCrawlOptions {
   conf?: (web: TestWeb) => Record<string, string>;
   rounds?: number;
   web?: Partial<TestWebOptions>;
+  /** More index-writers.json writers, beside the jsonl one. */
+  writers?: Record<string, unknown>[];
 }
 
 export async function indexCrawl(t: TestContext, opts: IndexCrawlOptions): Promise<IndexCrawl> {
@@ -58,6 +60,7 @@ export async function indexCrawl(t: TestContext, opts: IndexCrawlOptions): Promi
   const docsFile = join(cwd, 'docs.jsonl');
   writeFileSync(join(cwd, 'index-writers.json'), JSON.stringify({ writers: [
     { id: 'jsonl_1', extension: 'indexer-jsonl', parameters: { path: docsFile, mode: 'append' } },
+    ...(opts.writers ?? []),
   ] }));
   for (const [name, text] of Object.entries(opts.conf?.(web) ?? {})) writeFileSync(join(cwd, name), text);
   const crawl = await runNutch(['crawl', '-i', '-s', 'urls', 'crawl', String(opts.rounds ?? 1)], { cwd });
