@@ -30,9 +30,15 @@ export async function partState(segment: Segment, part: SegmentPartName): Promis
   return (await segment.isComplete(part)) ? 'complete' : 'incomplete';
 }
 
-/** The segment's fetch-list partitions (crawl_generate's -numFetchers; at least one). */
-export async function partitionCountOf(segment: Segment): Promise<number> {
-  return Math.max(1, await segment.partitionCount());
+/**
+ * The segment's partition count: crawl_generate's -numFetchers, which every later part follows (fetch
+ * writes content per fetch list, parse its output per content partition), so a part written from an
+ * incomplete one still waits for the missing partitions before its `_SUCCESS`. Never fewer than the
+ * partitions `part` holds (a segment whose crawl_generate was deleted, as Nutch lets users do); at least one.
+ */
+export async function partitionCountOf(segment: Segment, part?: SegmentPartName): Promise<number> {
+  const present = part ? await segment.partitions(part) : [];
+  return Math.max(1, await segment.partitionCount(), ...present.map((p) => p + 1));
 }
 
 /** Opens the segments and picks their readable parts; counts `segments` and `segments_skipped`. */

@@ -11,6 +11,7 @@ import { NutchError, errorMessage } from '../../errors.js';
 import type { NutchContext } from '../context.js';
 import { count, type Counters, type StageOptions } from '../progress.js';
 import { StageRun } from '../stage-run.js';
+import { partitionCountOf } from '../segment-parts.js';
 import type { Segment, SegmentPartName } from '../../storage/interfaces.js';
 import type { Content } from '../../model/content.js';
 import { SegmentParser, type SegmentParseResult } from './segment-parser.js';
@@ -52,7 +53,7 @@ export async function parse(ctx: NutchContext, args: ParseArgs, opts: StageOptio
 
     const parser = await SegmentParser.create(ctx, { normalize: !args.noNormalize, filter: !args.noFilter });
     const timeoutsBefore = parser.pool.stats.timeouts;
-    const total = Math.max(...partitions) + 1;
+    const total = await partitionCountOf(segment, 'content');
     let done = 0;
     let aborted = false;
     for (const partition of partitions) {
