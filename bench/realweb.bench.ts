@@ -9,7 +9,9 @@
  * `npm run bench:realweb` installs what is missing first (as root; bench/realweb/setup.ts); under
  * `npm run bench` a machine without the packages skips this bench, saying what is missing.
  * Env: BENCH_REALWEB_PORT (18480), BENCH_REALWEB_CRAWLERS (wget,httrack,nutch), BENCH_PER_QUEUE (2
- * connections per host for nutch-ts), BENCH_HTTRACK_CONNECTIONS (8), BENCH_KEEP=1 (keep the work dir).
+ * connections per host for nutch-ts), BENCH_HTTRACK_CONNECTIONS (8), BENCH_KEEP=1 (keep the work dir),
+ * BENCH_DEFINES (more `-D k=v` for nutch-ts), BENCH_NODE_ARGS (node flags for the nutch-ts process, e.g.
+ * `--cpu-prof --cpu-prof-dir=/tmp/prof`: one profile per thread, parse workers included).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -83,7 +85,7 @@ for (const c of crawlers) {
       '--max-rate=0', '--connection-per-second=0', '--disable-security-limits'], dir, `HTTrack, ${httrackConnections} connections, robots always`);
   } else if (c === 'nutch') {
     writeFileSync(join(dir, 'seeds.txt'), sites.map((s) => s.startUrl).join('\n') + '\n');
-    await measure('nutch', process.execPath, [join(root, 'dist', 'sdk', 'cli', 'main.js'), 'crawl', '-i', '-s', 'seeds.txt',
+    await measure('nutch', process.execPath, [...(process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean), join(root, 'dist', 'sdk', 'cli', 'main.js'), 'crawl', '-i', '-s', 'seeds.txt',
       '--num-threads', String(sites.length * perQueue),
       '-D', `http.agent.name=${AGENTS.nutch}`,
       '-D', `fetcher.threads.per.queue=${perQueue}`,

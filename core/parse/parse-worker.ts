@@ -10,6 +10,7 @@ import type { Logger } from '../log.js';
 import { PluginRepository } from '../plugin/plugin-repository.js';
 import { ExtensionChains } from '../extension-points/extension-chains.js';
 import { ParseUtil } from './parse-util.js';
+import { existingGc, exposeGc } from '../crawl/crawl/collect-garbage.js';
 import { serializeError, type FromWorker, type ToWorker, type WorkerInit } from './worker-protocol.js';
 
 const port = parentPort!;
@@ -41,6 +42,14 @@ async function main(): Promise<void> {
     return;
   }
   const handle = async (m: ToWorker): Promise<void> => {
+    if (m.type === 'collect-garbage') {
+      // Only the crawl loop sends this, and only when its host allows collections (the CLI owns its
+      // process; an embedding app runs with --expose-gc, which workers inherit).
+      const gc = existingGc() ?? exposeGc();
+      gc?.();
+      post({ type: 'garbage-collected', collected: !!gc });
+      return;
+    }
     if (m.type === 'close') {
       await repo.close();
       post({ type: 'closed' });

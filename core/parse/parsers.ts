@@ -18,9 +18,15 @@ export function parsePoolOf(ctx: NutchContext, opts: Partial<Pick<ParsePoolOptio
   return ctx.owned.get(PARSE_POOL, () => new ParsePool({ conf: ctx.conf, plugins: ctx.plugins, log: ctx.log, logLevel: ctx.logLevel, ...opts }), (pool) => pool.close());
 }
 
+/** The context's parse pool if one is running (never starts one). */
+export function runningParsePool(ctx: NutchContext): ParsePool | undefined {
+  return ctx.owned.peek<ParsePool>(PARSE_POOL);
+}
+
 /** Terminates the context's parse pool, if any; the next parse starts a new one. The crawl loop calls
- * this after each round's fetch and parse, so idle workers do not hold their heaps through updatedb,
- * invertlinks and index (as Nutch's parse tasks end with their job). */
+ * this when the crawl ends: its workers live from round to round (starting a worker — its plugins,
+ * its modules — costs more CPU than parsing a small round), and between rounds they only hold their
+ * live set (ParsePool.collectGarbage). */
 export async function closeParsePool(ctx: NutchContext): Promise<void> {
   await ctx.owned.release(PARSE_POOL);
 }

@@ -72,7 +72,7 @@ export class ParsePool {
   private initError: Error | null = null;
   private closed = false;
   /** Counts, for the stage's counters and for tests. */
-  readonly stats = { parsed: 0, timeouts: 0, crashes: 0, workersStarted: 0 };
+  readonly stats = { parsed: 0, timeouts: 0, crashes: 0, workersStarted: 0, collections: 0 };
 
   constructor(opts: ParsePoolOptions) {
     const configured = opts.size ?? opts.conf.getInt('parser.worker.threads', 0);
@@ -106,6 +106,37 @@ export class ParsePool {
       this.queue.push({ id: this.nextId++, content, forceAs: request.forceAs, resolve, reject });
       this.pump();
     });
+  }
+
+  /**
+   * A full garbage collection in every idle worker: the crawl loop keeps its workers from round to
+   * round (starting one costs more than a small round's parse) and calls this after a round's parse,
+   * so what a worker holds through updatedb, invertlinks and index is its live set, not the garbage
+   * of the pages it parsed. Busy workers are skipped; resolves with how many workers collected.
+   */
+  async collectGarbage(): Promise<number> {
+    const idle = this.slots.filter((s) => s.state === 'live' && s.jobs.length === 0);
+    let collected = 0;
+    await Promise.all(idle.map((slot) => new Promise<void>((resolve) => {
+      const { worker } = slot;
+      const onMessage = (m: FromWorker) => {
+        if (m.type !== 'garbage-collected') return;
+        if (m.collected) collected++;
+        done();
+      };
+      const done = () => {
+        worker.off('message', onMessage);
+        worker.off('exit', done);
+        if (slot.jobs.length === 0) worker.unref();
+        resolve();
+      };
+      worker.ref();
+      worker.on('message', onMessage);
+      worker.once('exit', done);
+      worker.postMessage({ type: 'collect-garbage' } satisfies ToWorker);
+    })));
+    this.stats.collections += collected;
+    return collected;
   }
 
   /** Asks each worker to stop its plugins (stop() runs there), then terminates it. */

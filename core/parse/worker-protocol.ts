@@ -12,6 +12,8 @@ export interface WorkerInit {
 
 export type ToWorker =
   | { type: 'parse'; id: number; content: Content; forceAs?: string }
+  /** A full garbage collection, sent to an idle worker between rounds (the crawl loop's collectGarbage). */
+  | { type: 'collect-garbage' }
   | { type: 'close' };
 
 export interface SerializedError {
@@ -26,6 +28,8 @@ export type FromWorker =
   | { type: 'result'; id: number; result: ParseResult; signature: Uint8Array | null; parser?: string }
   | { type: 'error'; id: number; error: SerializedError }
   | { type: 'log'; level: 'debug' | 'info' | 'warn' | 'error'; msg: string; fields?: Record<string, unknown> }
+  /** `collected`: false when the worker had no gc() to call. */
+  | { type: 'garbage-collected'; collected: boolean }
   | { type: 'closed' };
 
 export function serializeError(err: unknown): SerializedError {

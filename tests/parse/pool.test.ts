@@ -186,3 +186,18 @@ test('pool: an HtmlParseFilter that throws fails the parse with an error naming 
     await ctx.close();
   }
 });
+
+test('pool: collectGarbage() runs a full collection in each idle worker, which goes on parsing afterwards', async () => {
+  const ctx = context();
+  try {
+    const pool = parsePoolOf(ctx);
+    await pool.parse(page('http://a.example/1', 'text/html'));
+    assert.equal(await pool.collectGarbage(), 1);
+    const out = await pool.parse(page('http://a.example/2', 'text/html'));
+    assert.equal(out.result.parses['http://a.example/2']?.data.status.majorCode, ParseStatusCode.SUCCESS);
+    assert.equal(pool.stats.workersStarted, 1, 'the same worker parsed both pages');
+    assert.equal(pool.stats.collections, 1);
+  } finally {
+    await ctx.close();
+  }
+});

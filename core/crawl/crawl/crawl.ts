@@ -2,8 +2,9 @@
  * The crawl loop, as Nutch's bin/crawl: inject the seeds (when given), then per round generate, fetch,
  * parse (unless the fetcher parsed), updatedb, invertlinks, dedup and — with `index` — index and clean.
  * Stops when generate selects nothing (or waits and retries with `waitMs`), when `.STOP` appears in the
- * crawl directory, after `rounds` rounds (-1 = no limit), or politely on abort. The parse workers end
- * with each round's fetch and parse; `collectGarbage`, when given, runs after every stage.
+ * crawl directory, after `rounds` rounds (-1 = no limit), or politely on abort. The parse workers live
+ * from round to round and end with the crawl; `collectGarbage`, when given, runs after every stage
+ * (and in the parse workers after each round's parse).
  *
  * Unlike bin/crawl, a crawl whose last segment a stopped run left unfinished (not fetched, parsed or
  * merged into the CrawlDb: segment-state.ts) finishes that segment as its first round instead of
@@ -15,7 +16,7 @@ import { checkAgentName, withConfiguration, type NutchContext } from '../context
 import { NutchError } from '../../errors.js';
 import { count, type Counters, type ProgressEvent, type StageName, type StageOptions } from '../progress.js';
 import { crawlLayout, type CrawlLayout } from './crawl-layout.js';
-import { closeParsePool } from '../../parse/parsers.js';
+import { closeParsePool, runningParsePool } from '../../parse/parsers.js';
 import { resolveIndexWriters } from '../index/resolve-index-writers.js';
 import type { CrawlStages } from './crawl-stages.js';
 import { readSegmentState, resumePoint, type SegmentResumePoint } from './segment-state.js';
@@ -130,6 +131,7 @@ class CrawlLoop {
       else Object.assign(summary, await crawlDbSummary(this.ctx, this.layout.crawlDb));
     } finally {
       signal?.removeEventListener('abort', onAbort);
+      await closeParsePool(this.ctx);
     }
     summary['time.crawl.ms'] = Date.now() - this.started;
     this.emit({ type: 'stage-end', stage: 'crawl', counters: summary, ms: Date.now() - this.started });
@@ -257,12 +259,10 @@ class CrawlLoop {
       if (this.stopping) return false;
     }
     if (from === 'fetch' || from === 'parse') {
-      try {
-        if (resumed) await this.stage('parse', stages.parse, { segment, force: (await readSegmentState(ctx, segment)).hasParseOutput }, round);
-        else if (!ctx.conf.getBoolean('fetcher.parse')) await this.stage('parse', stages.parse, { segment }, round);
-      } finally {
-        await closeParsePool(ctx);
-      }
+      if (resumed) await this.stage('parse', stages.parse, { segment, force: (await readSegmentState(ctx, segment)).hasParseOutput }, round);
+      else if (!ctx.conf.getBoolean('fetcher.parse')) await this.stage('parse', stages.parse, { segment }, round);
+      // the workers stay for the next round, holding only their live set through the other stages
+      if (this.opts.collectGarbage) await runningParsePool(ctx)?.collectGarbage();
       if (this.stopping) return false;
     }
     await this.stage('updatedb', stages.updatedb, { crawlDb: layout.crawlDb, segments: [segment] }, round);
