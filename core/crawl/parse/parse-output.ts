@@ -120,15 +120,25 @@ export class ParseOutputProcessor {
     return records;
   }
 
-  /** ParseOutputFormat.write for one parse. */
+  /** ParseOutputFormat.write for one parse: parse_text, crawl_parse's datums in Nutch's order, parse_data. */
   write(fromUrl: string, parse: Parse, out: ParseOutputRecords, stats?: OutlinkStats): void {
     const data = parse.data;
     out.parseText.push({ url: fromUrl, value: { text: parse.text } });
+    this.signatureAndMeta(fromUrl, data, out);
+    this.refresh(fromUrl, data, out);
+    out.parseData.push({ url: fromUrl, value: this.outlinks(fromUrl, data, out, stats) });
+    if (!parse.isCanonical) {
+      // A sub-document (archive member, feed entry) gets its own fetch datum, as ParseOutputFormat.
+      const fetchTime = Number(data.contentMeta[ContentMeta.FETCH_TIME]?.[0]);
+      out.crawlParse.push({ url: fromUrl, value: createCrawlDatum({ status: CrawlStatus.STATUS_FETCH_SUCCESS, fetchTime: Number.isFinite(fetchTime) && fetchTime > 0 ? fetchTime : Date.now() }) });
+    }
+  }
 
+  /** The signature datum, and the parse-meta datum of db.parsemeta.to.crawldb. */
+  private signatureAndMeta(fromUrl: string, data: ParseData, out: ParseOutputRecords): void {
     const sig = data.contentMeta[ParseMeta.SIGNATURE]?.[0];
     const signature = sig ? fromHex(sig) : null;
     if (signature) out.crawlParse.push({ url: fromUrl, value: createCrawlDatum({ status: CrawlStatus.STATUS_SIGNATURE, fetchInterval: 0, signature, score: 0 }) });
-
     let parseMetaDatum: CrawlDatum | null = null;
     for (const name of this.parseMetaToCrawlDb) {
       const value = data.parseMeta[name]?.[0];
@@ -137,18 +147,26 @@ export class ParseOutputProcessor {
       parseMetaDatum.metaData[name] = [value];
     }
     if (parseMetaDatum) out.crawlParse.push({ url: fromUrl, value: parseMetaDatum });
+  }
 
-    if (isParseSuccess(data.status) && data.status.minorCode === ParseStatusMinor.SUCCESS_REDIRECT) {
-      const target = this.refreshTarget(fromUrl, data.status.args[0], this.ignoreAlsoRedirects);
-      if (target && target !== fromUrl) {
-        const delay = Number(data.status.args[1] ?? 0);
-        const datum = createCrawlDatum({ status: CrawlStatus.STATUS_LINKED, fetchInterval: this.interval, score: 0 });
-        const repr = chooseRepr(fromUrl, target, delay < PERM_REFRESH_TIME);
-        if (repr !== target) datum.metaData[DatumMeta.WRITABLE_REPR_URL_KEY] = [repr];
-        out.crawlParse.push({ url: target, value: datum });
-      }
-    }
+  /** A meta refresh: a linked datum for its target, with the representative URL as Nutch's fetcher chooses it. */
+  private refresh(fromUrl: string, data: ParseData, out: ParseOutputRecords): void {
+    if (!isParseSuccess(data.status) || data.status.minorCode !== ParseStatusMinor.SUCCESS_REDIRECT) return;
+    const target = this.refreshTarget(fromUrl, data.status.args[0], this.ignoreAlsoRedirects);
+    if (!target || target === fromUrl) return;
+    const delay = Number(data.status.args[1] ?? 0);
+    const datum = createCrawlDatum({ status: CrawlStatus.STATUS_LINKED, fetchInterval: this.interval, score: 0 });
+    const repr = chooseRepr(fromUrl, target, delay < PERM_REFRESH_TIME);
+    if (repr !== target) datum.metaData[DatumMeta.WRITABLE_REPR_URL_KEY] = [repr];
+    out.crawlParse.push({ url: target, value: datum });
+  }
 
+  /**
+   * The outlinks kept (length, ignore rules, normalise-then-filter; at most maxOutlinks distinct
+   * targets), a linked datum per distinct target scored by the ScoringFilters, and the adjust datum.
+   * Returns the parse data with the kept outlinks only.
+   */
+  private outlinks(fromUrl: string, data: ParseData, out: ParseOutputRecords, stats?: OutlinkStats): ParseData {
     const over = Number(data.parseMeta[ParseMeta.OUTLINKS_OVER_CEILING]?.[0]) || 0;
     if (over > 0) {
       if (stats) stats.overCeiling += over;
@@ -195,12 +213,7 @@ export class ParseOutputProcessor {
     for (const t of targets) out.crawlParse.push({ url: t.url, value: t.datum });
     if (adjust) out.crawlParse.push({ url: fromUrl, value: adjust });
     if (stats) stats.kept += targets.length;
-    out.parseData.push({ url: fromUrl, value: keptData });
-    if (!parse.isCanonical) {
-      // A sub-document (archive member, feed entry) gets its own fetch datum, as ParseOutputFormat.
-      const fetchTime = Number(data.contentMeta[ContentMeta.FETCH_TIME]?.[0]);
-      out.crawlParse.push({ url: fromUrl, value: createCrawlDatum({ status: CrawlStatus.STATUS_FETCH_SUCCESS, fetchTime: Number.isFinite(fetchTime) && fetchTime > 0 ? fetchTime : Date.now() }) });
-    }
+    return keptData;
   }
 
   /** A meta-refresh target: the `fetcher` normalisers and the URL filters (the ignore rules only with db.ignore.also.redirects). */
