@@ -17,8 +17,9 @@ import type { URLNormalizers } from '../../extension-points/url-normalizer.js';
 import { StageRun } from '../stage-run.js';
 import { openExistingCrawlDb } from '../existing-stores.js';
 import { CandidateRuns } from './candidate-runs.js';
+import { TopCandidates } from './top-candidates.js';
 import { SegmentAllocation } from './segment-allocation.js';
-import { generatedDatum, selectSortValue, type SelectorOptions } from './selector.js';
+import { NOT_ADMITTED, generatedDatum, selectSortValue, type SelectorOptions } from './selector.js';
 import { URLPartitioner, type PartitionMode } from './url-partitioner.js';
 import { domainOf, hostOf } from '../../url/url-parts.js';
 import { noSelectionReason } from './no-selection-reason.js';
@@ -184,7 +185,13 @@ async function selectAndAllocate(ctx: NutchContext, run: StageRun, db: CrawlDb, 
     counters.HOSTS_AFFECTED_PER_HOST_OVERFLOW = affectedHosts.size;
     log.info(`Host or domain ${hostNames[h]} has more than ${s.maxCount} URLs for all ${s.maxNumSegments} segments. Additional URLs won't be included in the fetchlist.`);
   };
-  const runs = new CandidateRuns(s.topN * s.maxNumSegments, s.maxCount > 0 && !s.perHostCount ? s.maxCount * s.maxNumSegments : 0, (c) => hostOverflow(c.host));
+  const keep = s.topN * s.maxNumSegments;
+  const perHost = s.maxCount > 0 && !s.perHostCount ? s.maxCount * s.maxNumSegments : 0;
+  // bounded selection (top-candidates.ts) wherever keeping the best `keep` is exact; else every candidate in sorted runs
+  const bounded = Number.isFinite(keep) && !s.perHostCount && (perHost === 0 || s.maxNumSegments === 1);
+  const top = bounded ? new TopCandidates(keep, perHost, (c) => hostOverflow(c.host)) : null;
+  const runs = top ? null : new CandidateRuns(keep, perHost, (c) => hostOverflow(c.host));
+  let candidates = 0;
   const selector: SelectorOptions = {
     filters: chains.filters, schedule: chains.schedule, scoring: chains.scoring, curTime: s.curTime, counters,
     restrictStatus: run.conf.getString('generate.restrict.status'),
@@ -202,8 +209,12 @@ async function selectAndAllocate(ctx: NutchContext, run: StageRun, db: CrawlDb, 
       run.progress(scanned);
       if (run.stopping) break;
     }
-    const sort = selectSortValue(url, value, selector);
+    // with a bounded selection, a record ranked below the topN candidates kept so far can never be
+    // selected: it is neither filtered nor host-normalised (selector.ts, top-candidates.ts)
+    const sort = selectSortValue(url, value, selector, top ? (v) => top.admits(v, url) : undefined);
     if (sort === null) continue;
+    candidates++;
+    if (sort === NOT_ADMITTED) continue;
     let host = -1;
     if (s.countHosts) {
       const normalised = chains.hostNormalizers ? chains.hostNormalizers.normalize(url) : url;
@@ -219,10 +230,10 @@ async function selectAndAllocate(ctx: NutchContext, run: StageRun, db: CrawlDb, 
         hostIds.set(key, host);
       }
     }
-    runs.add({ url, sort, host });
+    (top ?? runs!).add({ url, sort, host });
   }
   counters.records_scanned = scanned;
-  counters.candidates = runs.size;
+  counters.candidates = candidates;
   let hostLimits: HostLimits = { maxCount: new Map(), fetchDelay: new Map() };
   if (s.hostLimitConf && !run.stopping) hostLimits = await loadHostLimits(ctx.storage, s.hostLimitConf, hostNames, s.batchSize, log);
 
@@ -230,7 +241,7 @@ async function selectAndAllocate(ctx: NutchContext, run: StageRun, db: CrawlDb, 
     topN: s.topN, maxCount: s.maxCount, maxNumSegments: s.maxNumSegments, counters, onHostOverflow: hostOverflow,
     maxCountOf: s.perHostCount ? (h) => hostLimits.maxCount.get(hostNames[h]!) ?? s.maxCount : undefined,
   });
-  for await (const c of runs.sorted()) {
+  for await (const c of (top ?? runs!).sorted()) {
     if (run.stopping || !allocation.open) break;
     await slice.tick();
     allocation.offer(c);
