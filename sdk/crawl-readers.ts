@@ -12,6 +12,7 @@ import type { CrawlLayout } from '../core/crawl/crawl/crawl-layout.js';
 import type { CrawlDatum } from '../core/model/crawl-datum.js';
 import type { Inlinks } from '../core/model/inlinks.js';
 import type { SegmentPartName } from '../core/storage/interfaces.js';
+import { openExistingCrawlDb, openExistingLinkDb } from '../core/crawl/existing-stores.js';
 import { computeStats, type CrawlDbStats } from '../core/crawl/readdb/crawldb-stats.js';
 import { datumFilter } from '../core/crawl/readdb/crawldb-dump.js';
 import { bestScoring, type ScoredUrl } from '../core/crawl/readdb/best-scoring.js';
@@ -60,28 +61,15 @@ export interface SegmentReads {
 }
 
 export function crawlReaders(ctx: NutchContext, layout: CrawlLayout): { crawlDb: CrawlDbReads; linkDb: LinkDbReads; segments: SegmentReads } {
-  const batchSize = () => ctx.conf.getInt('storage.batch.size');
-  const openCrawlDb = async () => {
-    const db = await ctx.storage.openCrawlDb(layout.crawlDb);
-    if (!(await db.exists())) {
-      await db.close();
-      throw new NutchError('NUTCH_STORAGE_NOT_FOUND', `CrawlDb ${layout.crawlDb} does not exist (inject seeds first).`, { file: layout.crawlDb });
-    }
-    return db;
-  };
-  const openLinkDb = async () => {
-    const db = await ctx.storage.openLinkDb(layout.linkDb);
-    if (!(await db.exists())) {
-      await db.close();
-      throw new NutchError('NUTCH_STORAGE_NOT_FOUND', `LinkDb ${layout.linkDb} does not exist (run invertlinks first).`, { file: layout.linkDb });
-    }
-    return db;
-  };
-  const segmentPath = (segment: string) => (isAbsolute(segment) || segment.includes('/') ? resolve(segment) : join(layout.segmentsDir, segment));
+  return { crawlDb: crawlDbReads(ctx, layout.crawlDb), linkDb: linkDbReads(ctx, layout.linkDb), segments: segmentReads(ctx, layout.segmentsDir) };
+}
 
-  const crawlDb: CrawlDbReads = {
+function crawlDbReads(ctx: NutchContext, path: string): CrawlDbReads {
+  const batchSize = () => ctx.conf.getInt('storage.batch.size');
+  const open = () => openExistingCrawlDb(ctx, path, ' (inject seeds first).');
+  return {
     async get(url) {
-      const db = await ctx.storage.openCrawlDb(layout.crawlDb);
+      const db = await ctx.storage.openCrawlDb(path);
       try {
         return await db.get(url);
       } finally {
@@ -89,7 +77,7 @@ export function crawlReaders(ctx: NutchContext, layout: CrawlLayout): { crawlDb:
       }
     },
     async stats(opts = {}) {
-      const db = await openCrawlDb();
+      const db = await open();
       try {
         return await computeStats(db, { sort: opts.sort, batchSize: batchSize() });
       } finally {
@@ -98,7 +86,7 @@ export function crawlReaders(ctx: NutchContext, layout: CrawlLayout): { crawlDb:
     },
     async *dump(opts = {}) {
       const wanted = datumFilter(opts);
-      const db = await openCrawlDb();
+      const db = await open();
       try {
         for await (const r of db.scan({ batchSize: batchSize() })) {
           if (opts.signal?.aborted) return;
@@ -109,7 +97,7 @@ export function crawlReaders(ctx: NutchContext, layout: CrawlLayout): { crawlDb:
       }
     },
     async topN(n, opts = {}) {
-      const db = await openCrawlDb();
+      const db = await open();
       try {
         return await bestScoring(db, n, opts.min ?? 0, { batchSize: batchSize(), signal: opts.signal });
       } finally {
@@ -117,10 +105,13 @@ export function crawlReaders(ctx: NutchContext, layout: CrawlLayout): { crawlDb:
       }
     },
   };
+}
 
-  const linkDb: LinkDbReads = {
+function linkDbReads(ctx: NutchContext, path: string): LinkDbReads {
+  const open = () => openExistingLinkDb(ctx, path, ' (run invertlinks first).');
+  return {
     async get(url) {
-      const db = await openLinkDb();
+      const db = await open();
       try {
         const inlinks = await db.get(url);
         return inlinks && inlinks.inlinks.length ? inlinks : null;
@@ -129,17 +120,10 @@ export function crawlReaders(ctx: NutchContext, layout: CrawlLayout): { crawlDb:
       }
     },
     async *dump(opts = {}) {
-      let regex: RegExp | null = null;
-      if (opts.regex !== undefined) {
-        try {
-          regex = new RegExp(opts.regex);
-        } catch (err) {
-          throw new NutchError('NUTCH_USAGE', `linkDb.dump: regex ${JSON.stringify(opts.regex)} does not compile: ${(err as Error).message}`);
-        }
-      }
-      const db = await openLinkDb();
+      const regex = dumpRegex(opts.regex);
+      const db = await open();
       try {
-        for await (const { url, value } of db.scan({ batchSize: batchSize() })) {
+        for await (const { url, value } of db.scan({ batchSize: ctx.conf.getInt('storage.batch.size') })) {
           if (opts.signal?.aborted) return;
           if (!regex || regex.test(url)) yield { url, inlinks: value };
         }
@@ -148,11 +132,24 @@ export function crawlReaders(ctx: NutchContext, layout: CrawlLayout): { crawlDb:
       }
     },
   };
+}
 
-  const segments: SegmentReads = {
-    names: () => ctx.storage.listSegments(layout.segmentsDir),
+/** linkDb.dump's regex (readlinkdb -regex), compiled before the LinkDb is opened. */
+function dumpRegex(source: string | undefined): RegExp | null {
+  if (source === undefined) return null;
+  try {
+    return new RegExp(source);
+  } catch (err) {
+    throw new NutchError('NUTCH_USAGE', `linkDb.dump: regex ${JSON.stringify(source)} does not compile: ${(err as Error).message}`);
+  }
+}
+
+function segmentReads(ctx: NutchContext, segmentsDir: string): SegmentReads {
+  const segmentPath = (segment: string) => (isAbsolute(segment) || segment.includes('/') ? resolve(segment) : join(segmentsDir, segment));
+  return {
+    names: () => ctx.storage.listSegments(segmentsDir),
     async list(names) {
-      const paths = names ? names.map(segmentPath) : await ctx.storage.listSegments(layout.segmentsDir);
+      const paths = names ? names.map(segmentPath) : await ctx.storage.listSegments(segmentsDir);
       const rows: SegmentListing[] = [];
       for (const p of paths) rows.push(await listSegment(ctx, p));
       return rows;
@@ -162,5 +159,4 @@ export function crawlReaders(ctx: NutchContext, layout: CrawlLayout): { crawlDb:
       return readRecords(ctx, segmentPath(segment), url, selection);
     },
   };
-  return { crawlDb, linkDb, segments };
 }

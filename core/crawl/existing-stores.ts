@@ -1,17 +1,26 @@
 /**
- * "Does the CrawlDb exist": the one check every stage that reads a CrawlDb makes before using it, as
+ * "Does the CrawlDb (LinkDb) exist": the one check every stage that reads one makes before using it, as
  * Nutch fails a job whose input path does not exist. The advice says what to run; the store is closed
  * again when it is missing.
  */
 import { NutchError } from '../errors.js';
-import type { CrawlDb } from '../storage/interfaces.js';
+import type { CrawlDb, LinkDb } from '../storage/interfaces.js';
 import type { NutchContext } from './context.js';
 
 /** Opens the CrawlDb, failing with NUTCH_STORAGE_NOT_FOUND (the message ends with `advice`) when it was never written. */
-export async function openExistingCrawlDb(ctx: NutchContext, path: string, advice = '; run nutch inject first, or check the path.'): Promise<CrawlDb> {
-  const db = await ctx.storage.openCrawlDb(path);
+export function openExistingCrawlDb(ctx: NutchContext, path: string, advice = '; run nutch inject first, or check the path.'): Promise<CrawlDb> {
+  return openExisting(() => ctx.storage.openCrawlDb(path), 'CrawlDb', path, advice);
+}
+
+/** Opens the LinkDb, failing as openExistingCrawlDb when it was never written. */
+export function openExistingLinkDb(ctx: NutchContext, path: string, advice = '; run nutch invertlinks first, or check the path.'): Promise<LinkDb> {
+  return openExisting(() => ctx.storage.openLinkDb(path), 'LinkDb', path, advice);
+}
+
+async function openExisting<S extends { exists(): Promise<boolean>; close(): Promise<void> }>(open: () => Promise<S>, kind: 'CrawlDb' | 'LinkDb', path: string, advice: string): Promise<S> {
+  const db = await open();
   try {
-    await requireExisting(db, 'CrawlDb', path, advice);
+    await requireExisting(db, kind, path, advice);
   } catch (err) {
     await db.close();
     throw err;
