@@ -48,7 +48,6 @@ const rows: NutchPluginReplacement[] = [
   { id: 'index-jexl-filter', javaPackage: 'org.apache.nutch.indexer.jexl', advice: 'write an IndexingFilter plugin (docs/plugins.md)' },
   { id: 'subcollection', javaPackage: 'org.apache.nutch.collection', advice: 'index-static adds fixed fields' },
   { id: 'tld', javaPackage: 'org.apache.nutch.indexer.tld', advice: 'not available' },
-  { id: 'urlmeta', javaPackage: 'org.apache.nutch.indexer.urlmeta', advice: 'index-metadata indexes seed metadata (index.db.md)' },
   // URL filters and normalizers
   { id: 'urlfilter-automaton', javaPackage: 'org.apache.nutch.urlfilter.automaton', advice: 'use urlfilter-regex (regex-urlfilter.txt takes the same +/- rules) or urlfilter-fast' },
   // Scoring
