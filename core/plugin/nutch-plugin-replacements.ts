@@ -46,7 +46,6 @@ const rows: NutchPluginReplacement[] = [
   { id: 'index-geoip', javaPackage: 'org.apache.nutch.indexer.geoip', advice: 'not available' },
   { id: 'index-replace', javaPackage: 'org.apache.nutch.indexer.replace', advice: 'use the field mapping of index-writers (copy, rename, remove)' },
   { id: 'index-jexl-filter', javaPackage: 'org.apache.nutch.indexer.jexl', advice: 'write an IndexingFilter plugin (docs/plugins.md)' },
-  { id: 'subcollection', javaPackage: 'org.apache.nutch.collection', advice: 'index-static adds fixed fields' },
   { id: 'tld', javaPackage: 'org.apache.nutch.indexer.tld', advice: 'not available' },
   // URL filters and normalizers
   { id: 'urlfilter-automaton', javaPackage: 'org.apache.nutch.urlfilter.automaton', advice: 'use urlfilter-regex (regex-urlfilter.txt takes the same +/- rules) or urlfilter-fast' },
