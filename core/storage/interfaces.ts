@@ -249,6 +249,13 @@ export interface Segment {
   count(part: SegmentPartName, partition?: number): Promise<number>;
   /** Records for one URL in a part (readseg -get, indexchecker). */
   get<P extends SegmentPartName>(part: P, url: string): Promise<SegmentPartTypes[P][]>;
+  /**
+   * The segment's own metadata: a few string pairs stored with the segment (moved with it by a staged
+   * segment's publish()), such as how far the crawl loop got with it. Empty for a segment never given any.
+   */
+  readMeta(): Promise<Record<string, string>>;
+  /** Merges `entries` into the segment's metadata: durable and atomic (all entries or none) when it returns. */
+  writeMeta(entries: Record<string, string>): Promise<void>;
   close(): Promise<void>;
 }
 

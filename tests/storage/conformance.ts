@@ -496,6 +496,23 @@ export function describeStorageConformance(name: string, harness: ConformanceHar
       await assert.rejects(h.engine.openSegment(h.p('crawl/segments/20000101000000')), { code: 'NUTCH_STORAGE_NOT_FOUND' });
     });
 
+    test('segment metadata: empty at first, merged by writeMeta, kept by a staged segment\'s publish() and by reopening', async (t) => {
+      const h = await H().make(t);
+      const staged = await h.engine.createStagedSegment(h.p('crawl/segments'));
+      assert.deepEqual(await staged.readMeta(), {});
+      await staged.writeMeta({ 'nutch.crawl.round': 'open', other: 'x' });
+      const seg = await staged.publish();
+      t.after(() => seg.close());
+      assert.deepEqual(await seg.readMeta(), { 'nutch.crawl.round': 'open', other: 'x' });
+      await seg.writeMeta({ 'nutch.crawl.round': 'done', 'a "quoted" key': 'ünïcode \\ value' });
+      const again = await h.engine.openSegment(seg.path);
+      t.after(() => again.close());
+      assert.deepEqual(await again.readMeta(), { 'nutch.crawl.round': 'done', other: 'x', 'a "quoted" key': 'ünïcode \\ value' });
+      const plain = await h.engine.createSegment(h.p('crawl/segments'));
+      t.after(() => plain.close());
+      assert.deepEqual(await plain.readMeta(), {}, 'another segment has its own metadata');
+    });
+
     test('fetch partitions: claim, renew, complete, release; an expired lease is taken over and the late writer is fenced off', async (t) => {
       const h = await H().make(t);
       const seg = await h.engine.createSegment(h.p('crawl/segments'));

@@ -110,6 +110,8 @@ CREATE TABLE nutch_hostdb (
   PRIMARY KEY (store, url)
 );
 `,
+  // 3 -> 4: a segment's own metadata (Segment.readMeta / writeMeta: how far the crawl loop got with it)
+  `ALTER TABLE nutch_segments ADD COLUMN meta jsonb NOT NULL DEFAULT '{}'::jsonb;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -187,6 +187,17 @@ export class PgSegment implements Segment {
     return values.map((v) => decodeValue<SegmentPartTypes[P]>(v));
   }
 
+  async readMeta(): Promise<Record<string, string>> {
+    const r = await this.db.query<{ meta: Record<string, unknown> }>(this.path, 'SELECT meta FROM nutch_segments WHERE id = $1', [this.id]);
+    const meta = r.rows[0]?.meta ?? {};
+    return Object.fromEntries(Object.entries(meta).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  }
+
+  /** One UPDATE: jsonb's `||` merges the entries in, atomically. */
+  async writeMeta(entries: Record<string, string>): Promise<void> {
+    await this.db.query(this.path, 'UPDATE nutch_segments SET meta = meta || $2::jsonb WHERE id = $1', [this.id, JSON.stringify(entries)]);
+  }
+
   /** The segment holds no connection of its own (every call borrows one from the pool). */
   async close(): Promise<void> {
     this.claims = null;

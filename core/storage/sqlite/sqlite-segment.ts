@@ -14,6 +14,8 @@ import { encodeDatum, encodeValue } from '../value-codec.js';
 import { diskError, isDiskError } from './disk-error.js';
 
 export const SUCCESS_FILE = '_SUCCESS';
+/** The segment's own metadata (Segment.readMeta), beside its parts; `_` keeps it out of part listings, as `_SUCCESS`. */
+export const META_FILE = '_metadata.json';
 
 /** The parts whose values are CrawlDatums, stored in the compact datum layout. */
 const DATUM_PARTS = new Set<SegmentPartName>(['crawl_generate', 'crawl_fetch', 'crawl_parse']);
@@ -163,6 +165,45 @@ export class SqliteSegment implements Segment {
     const out: SegmentPartTypes[P][] = [];
     for (const p of await this.partitions(part)) out.push(...this.reader(this.fileOf(part, p)).get<SegmentPartTypes[P]>(url));
     return out;
+  }
+
+  async readMeta(): Promise<Record<string, string>> {
+    let text: string;
+    try {
+      text = await fs.promises.readFile(path.join(this.path, META_FILE), 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+      throw err;
+    }
+    try {
+      const parsed = JSON.parse(text) as unknown;
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
+        return Object.fromEntries(Object.entries(parsed).filter((e): e is [string, string] => typeof e[1] === 'string'));
+      }
+    } catch {
+      // not JSON: reported below like any other shape
+    }
+    throw new NutchError('NUTCH_STORAGE_CORRUPT', `Segment metadata ${path.join(this.path, META_FILE)} is not a JSON object of strings. Remove the file (the segment's records are unaffected) and run again.`, { file: path.join(this.path, META_FILE) });
+  }
+
+  /** Written to a temporary file, flushed, then renamed over the old one: a crash leaves the old or the new file. */
+  async writeMeta(entries: Record<string, string>): Promise<void> {
+    const file = path.join(this.path, META_FILE);
+    const next = { ...(await this.readMeta()), ...entries };
+    const tmp = `${file}.${process.pid}.tmp`;
+    try {
+      const fh = await fs.promises.open(tmp, 'w');
+      try {
+        await fh.writeFile(JSON.stringify(next) + '\n');
+        await fh.sync();
+      } finally {
+        await fh.close();
+      }
+      await fs.promises.rename(tmp, file);
+    } catch (err) {
+      await fs.promises.rm(tmp, { force: true });
+      throw isDiskError(err) ? diskError(file, err) : err;
+    }
   }
 
   async close(): Promise<void> {
