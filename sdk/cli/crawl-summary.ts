@@ -72,7 +72,7 @@ export function formatSummary(s: Counters, ms: number, rounds: RoundRecord[] = [
   const times = group('time.').map((t) => t.replace('.ms=', '=') + 'ms');
   if (times.length) lines.push(`  time:        ${times.join(' ')}`);
   // the stages the next crawl resumes (core/crawl/crawl/segment-state.ts); a later one starts afresh
-  if (stoppedSegment && (stoppedIn === 'fetch' || stoppedIn === 'parse' || stoppedIn === 'updatedb')) {
+  if (stoppedSegment && stoppedIn && ['fetch', 'parse', 'updatedb', 'invertlinks', 'dedup', 'index', 'clean'].includes(stoppedIn)) {
     lines.push(`Run the same nutch crawl again to finish segment ${stoppedSegment} before a new one is generated.`);
   }
   return lines.join('\n') + '\n';

@@ -12,9 +12,10 @@ function roundsWith(stages: string[]): RoundRecorder {
   return r;
 }
 
-for (const [stage, hint] of [['fetch', true], ['parse', true], ['updatedb', true], ['invertlinks', false], ['dedup', false]] as const) {
+// every stage of a round leaves the segment open (core/crawl/crawl/segment-state.ts), so each gets the hint
+for (const [stage, hint] of [['fetch', true], ['parse', true], ['updatedb', true], ['invertlinks', true], ['dedup', true], ['index', true], ['clean', true]] as const) {
   test(`stopped during ${stage}: says so${hint ? ', and that the next crawl finishes the segment' : '; no resume hint (the next round starts afresh)'}`, () => {
-    const done = ['fetch', 'parse', 'updatedb', 'invertlinks', 'dedup'];
+    const done = ['fetch', 'parse', 'updatedb', 'invertlinks', 'dedup', 'index', 'clean'];
     const rounds = roundsWith(done.slice(0, done.indexOf(stage) + 1)).list();
     const out = formatSummary({ rounds: 1, 'stopped.by.signal': 1, 'stopped.round': 1, [`stopped.in.${stage}`]: 1 }, 2000, rounds, 'c/crawldb');
     assert.match(out, new RegExp(`^Crawl stopped by signal in round 1 during ${stage} of segment 20260102030405: 0 round\\(s\\) finished in 2\\.0 s\\n`));

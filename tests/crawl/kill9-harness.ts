@@ -3,7 +3,8 @@
  * web, SIGKILL it after a random delay (so it dies in whichever stage — inject, generate, fetch, parse,
  * updatedb, invertlinks, dedup, index — or between stages), then check every store opens cleanly, run
  * the same crawl again and check that it completes with every seed db_fetched, each seed stored once in
- * its segment's crawl_fetch and parse_data, and no page stored before the kill fetched twice.
+ * its segment's crawl_fetch and parse_data, no page stored before the kill fetched twice, and the index
+ * holding every page.
  * tests/crawl/kill9.test.ts runs a few trials; bench/kill9.bench.ts runs 50+. The seed is printed with
  * every failure so that `KILL9_SEED=<seed>` replays it.
  */
@@ -59,8 +60,11 @@ export async function killTrial(seed: number, maxDelayMs: number): Promise<Trial
       const n = web.requestsFor(url).length;
       assert.equal(n, 1, `seed ${seed}: ${url}, stored before the kill, was fetched ${n} times`);
     }
-    const search = await spawnNutch(['search', join(cwd, 'crawl'), 'page', ...cliStorageArgs(['search'], cwd)], { cwd, env });
+    // every page's title says "page": the index holds every URL, as a clean run's does
+    const search = await spawnNutch(['search', join(cwd, 'crawl'), 'page', '-n', '1000', '-json', ...cliStorageArgs(['search'], cwd)], { cwd, env });
     assert.equal(search.code, 0, `seed ${seed}: the index opens: ${search.stderr.slice(-2000)}`);
+    const indexed = search.stdout.trim().split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { url: string }).url).sort();
+    assert.deepEqual(indexed, [...web.allUrls()].sort(), `seed ${seed}: the index holds every page, as an uninterrupted crawl's`);
     return { seed, killAfterMs, finishedBeforeKill: finished, storedBeforeKill: stored.fetched.size };
   } catch (err) {
     (err as Error).message = `[kill9 seed ${seed}, kill after ${killAfterMs} ms; replay with KILL9_SEED=${seed}] ${(err as Error).message}`;

@@ -15,7 +15,7 @@ export interface CrawlStages {
   /** bin/crawl --hostdbupdate: the HostDb rebuilt from the CrawlDb at the start of each round. */
   updatehostdb?: Stage<{ hostDb: string; crawlDb: string }>;
   /** Generate also says which segments it created (Nutch's bin/crawl lists the segments dir instead). */
-  generate: (ctx: NutchContext, args: { crawlDb: string; segmentsDir: string; topN?: number; numFetchers?: number; noFilter?: boolean; hostDb?: string }, opts: StageOptions) => Promise<GenerateResult>;
+  generate: (ctx: NutchContext, args: { crawlDb: string; segmentsDir: string; topN?: number; numFetchers?: number; noFilter?: boolean; hostDb?: string; segmentMeta?: Record<string, string> }, opts: StageOptions) => Promise<GenerateResult>;
   /** `inlineParse: false` turns fetcher.parse off for this fetch (a resumed fetch; parse follows). */
   fetch: Stage<{ segment: string; threads?: number; inlineParse?: boolean }>;
   parse: Stage<{ segment: string; force?: boolean }>;

@@ -6,9 +6,11 @@
  * from round to round and end with the crawl; `collectGarbage`, when given, runs after every stage
  * (and in the parse workers after each round's parse).
  *
- * Unlike bin/crawl, a crawl whose last segment a stopped run left unfinished (not fetched, parsed or
- * merged into the CrawlDb: segment-state.ts) finishes that segment as its first round instead of
- * generating a new one holding the same URLs. The agent name is checked before anything is written.
+ * Unlike bin/crawl, a crawl whose segments a stopped or killed run left unfinished (not fetched,
+ * parsed, merged into the CrawlDb, inverted, deduplicated or indexed: segment-state.ts) finishes them
+ * as its first round instead of generating a new one holding the same URLs, so a re-run never ends
+ * with a merged segment missing from the LinkDb or the index. The agent name is checked before
+ * anything is written.
  */
 import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -19,7 +21,7 @@ import { crawlLayout, type CrawlLayout } from './crawl-layout.js';
 import { closeParsePool, runningParsePool } from '../../parse/parsers.js';
 import { resolveIndexWriters } from '../index/resolve-index-writers.js';
 import type { CrawlStages } from './crawl-stages.js';
-import { readSegmentState, resumePoint, type SegmentResumePoint } from './segment-state.js';
+import { CRAWL_STATE, CRAWL_STATE_KEY, markRoundDone, readSegmentState, unfinishedSegments, type SegmentResumePoint, type UnfinishedSegment } from './segment-state.js';
 import { crawlDbSummary } from './crawldb-summary.js';
 import { sleep } from '../abortable-sleep.js';
 import { sitemapHostsOf } from '../hostdb/sitemap-hosts.js';
@@ -69,8 +71,8 @@ export const ROUND_STAGES: readonly StageName[] = ['updatehostdb', 'sitemap', 'g
  * Summary counters: `rounds`; `<stage>.<counter>` summed over the rounds (deltas: pages fetched, URLs
  * added, …); `crawldb.total` and `crawldb.<status>` = the CrawlDb at the end, as readdb -stats counts
  * it (not summed: updatedb's per-status counts describe the whole CrawlDb after each round); on a
- * polite stop `stopped.by.signal`, `stopped.round` and `stopped.in.<stage>`; `resumed.<stage>` when
- * round 1 finished a segment a stopped crawl left.
+ * polite stop `stopped.by.signal`, `stopped.round` and `stopped.in.<stage>`; `resumed.<stage>` per
+ * segment a stopped crawl left that round 1 finished from that stage.
  */
 export async function crawl(ctx: NutchContext, stages: CrawlStages, args: CrawlArgs, opts: CrawlLoopOptions = {}): Promise<Counters> {
   // before inject or generate writes anything (Nutch checks only in the fetcher, after generate)
@@ -164,7 +166,8 @@ class CrawlLoop {
 
   private async rounds(): Promise<void> {
     const { args, ctx, summary } = this;
-    let resume = await unfinishedSegment(ctx, this.layout.crawlDb, this.layout.segmentsDir);
+    let resume: UnfinishedSegment[] | null = await unfinishedSegments(ctx, this.layout.crawlDb, this.layout.segmentsDir);
+    if (resume.length === 0) resume = null;
     for (let round = 1; args.rounds < 0 || round <= args.rounds; round++) {
       if (this.stopping) break;
       if (existsSync(join(args.crawlDir, '.STOP'))) {
@@ -186,18 +189,23 @@ class CrawlLoop {
         break;
       }
       count(summary, 'rounds');
-      const from = resume?.from ?? 'fetch';
+      const from = new Map(segments.map((segment) => [segment, resume?.find((r) => r.segment === segment)?.from ?? 'fetch']));
       const wasResumed = resume !== null;
       resume = null;
       if (!(await this.finishSegments(segments, from, round, wasResumed))) break;
       await this.endRound(segments, round);
+      if (this.stopping) break;
+      // the round is complete: a later crawl must not resume these segments
+      await markRoundDone(ctx, segments);
     }
   }
 
-  private resumed(resume: { segment: string; from: SegmentResumePoint }, round: number): string[] {
-    this.ctx.log.warn(`Segment ${basename(resume.segment)} was left unfinished by a stopped crawl (${RESUME_REASON[resume.from]}): finishing it in round ${round} (${resumeStages(resume.from, !!this.args.index)}) instead of generating a new segment`, { segment: resume.segment });
-    count(this.summary, `resumed.${resume.from}`);
-    return [resume.segment];
+  private resumed(resume: UnfinishedSegment[], round: number): string[] {
+    for (const { segment, from } of resume) {
+      this.ctx.log.warn(`Segment ${basename(segment)} was left unfinished by a stopped crawl (${RESUME_REASON[from]}): finishing it in round ${round} (${resumeStages(from, !!this.args.index)}) instead of generating a new segment`, { segment });
+      count(this.summary, `resumed.${from}`);
+    }
+    return resume.map((r) => r.segment);
   }
 
   /** Runs --hostdbupdate and --sitemaps-from-hostdb for a round; true when the HostDb exists afterwards. */
@@ -236,14 +244,16 @@ class CrawlLoop {
       topN: args.sizeFetchlist ?? CRAWL_DEFAULTS.sizeFetchlist,
       numFetchers: args.numFetchers ?? CRAWL_DEFAULTS.numFetchers,
       noFilter: true,
+      // written before generate publishes the segment: a kill at any later point leaves it resumable
+      segmentMeta: { [CRAWL_STATE_KEY]: CRAWL_STATE.open },
       ...(args.hostDbGenerate && hostDbReady ? { hostDb: layout.hostDb } : {}),
     }, round);
     return segments;
   }
 
   /** Every segment of the round through its stages; false when a polite stop ended the round early. */
-  private async finishSegments(segments: string[], from: SegmentResumePoint, round: number, resumed: boolean): Promise<boolean> {
-    for (const segment of segments) if (!(await this.finishSegment(segment, from, round, resumed))) return false;
+  private async finishSegments(segments: string[], from: Map<string, SegmentResumePoint>, round: number, resumed: boolean): Promise<boolean> {
+    for (const segment of segments) if (!(await this.finishSegment(segment, from.get(segment) ?? 'fetch', round, resumed))) return false;
     return true;
   }
 
@@ -265,8 +275,10 @@ class CrawlLoop {
       if (this.opts.collectGarbage) await runningParsePool(ctx)?.collectGarbage();
       if (this.stopping) return false;
     }
-    await this.stage('updatedb', stages.updatedb, { crawlDb: layout.crawlDb, segments: [segment] }, round);
-    if (this.stopping) return false;
+    if (from !== 'invertlinks') {
+      await this.stage('updatedb', stages.updatedb, { crawlDb: layout.crawlDb, segments: [segment] }, round);
+      if (this.stopping) return false;
+    }
     await this.stage('invertlinks', stages.invertlinks, { linkDb: layout.linkDb, segments: [segment], noNormalize: true, noFilter: true }, round);
     return !this.stopping;
   }
@@ -306,12 +318,14 @@ const RESUME_REASON: Record<SegmentResumePoint, string> = {
   fetch: 'crawl_fetch has no _SUCCESS',
   parse: 'fetched, but its parse parts have no _SUCCESS',
   updatedb: 'fetched and parsed, but not merged into the CrawlDb',
+  invertlinks: 'merged into the CrawlDb, but its round did not end: invertlinks, dedup or index may be missing',
   done: '',
 };
 function resumeStages(from: SegmentResumePoint, index: boolean): string {
-  const rest = ['updatedb', 'invertlinks', 'dedup', ...(index ? ['index', 'clean'] : [])];
-  if (from === 'fetch') return ['resumed fetch', 'parse', ...rest].join(', ');
-  if (from === 'parse') return ['parse', ...rest].join(', ');
+  const rest = ['invertlinks', 'dedup', ...(index ? ['index', 'clean'] : [])];
+  if (from === 'fetch') return ['resumed fetch', 'parse', 'updatedb', ...rest].join(', ');
+  if (from === 'parse') return ['parse', 'updatedb', ...rest].join(', ');
+  if (from === 'updatedb') return ['updatedb', ...rest].join(', ');
   return rest.join(', ');
 }
 
@@ -322,18 +336,4 @@ async function storeExists(ctx: NutchContext, kind: 'crawldb' | 'hostdb', path: 
   } finally {
     await store.close();
   }
-}
-
-/** The newest segment when a stopped crawl left it unfinished, with the stage to resume at. */
-async function unfinishedSegment(ctx: NutchContext, crawlDb: string, segmentsDir: string): Promise<{ segment: string; from: SegmentResumePoint } | null> {
-  const segments = await ctx.storage.listSegments(segmentsDir);
-  const last = segments[segments.length - 1];
-  if (!last) return null;
-  const state = await readSegmentState(ctx, last);
-  if (!state.generated) {
-    ctx.log.warn(`Segment ${last} has no complete crawl_generate; not resumed (remove it if it is left from a failed generate)`, { segment: last });
-    return null;
-  }
-  const from = await resumePoint(ctx, crawlDb, state);
-  return from === 'done' ? null : { segment: last, from };
 }

@@ -1,14 +1,19 @@
 /**
- * How far the crawl loop got with a segment, read through the storage interfaces only (part
- * completion markers and the CrawlDb), so it holds on every engine. The loop uses it to finish a
- * segment a stopped crawl left behind instead of generating a new one with the same URLs.
+ * How far the crawl loop got with a segment, read through the storage interfaces only (segment
+ * metadata, part completion markers and the CrawlDb), so it holds on every engine. The loop uses it to
+ * finish the segments a stopped (or killed) crawl left behind instead of generating new ones with the
+ * same URLs, and to never end with a merged segment that was not inverted, deduplicated or indexed.
  *
- * A round's stages run in order (fetch, parse, updatedb, invertlinks, …), so the first unfinished
- * stage says what is left: fetch and parse leave `_SUCCESS` on their parts when they complete;
- * updatedb leaves no marker (as Nutch's), so whether a segment's crawl_fetch was merged is read from
- * the CrawlDb: updatedb always moves a fetched URL's fetch time past the fetch (the schedule adds
- * the interval, a retry a day, a gone page 1.5 × the maximum interval), while an unmerged URL keeps
- * the fetch time that made generate select it, which is before the fetch.
+ * The loop marks each segment it generates `nutch.crawl.state=open` (written before generate publishes
+ * it) and `done` once the round's last stage (dedup, or clean with -i) has completed. An open segment's
+ * first unfinished stage says what is left, as a round's stages run in order: fetch and parse leave
+ * `_SUCCESS` on their parts when they complete; updatedb leaves no marker (as Nutch's), so whether a
+ * segment's crawl_fetch was merged is read from the CrawlDb: updatedb always moves a fetched URL's
+ * fetch time past the fetch (the schedule adds the interval, a retry a day, a gone page 1.5 × the
+ * maximum interval), while an unmerged URL keeps the fetch time that made generate select it, which is
+ * before the fetch. A merged open segment resumes at invertlinks: invertlinks, dedup, index and clean
+ * are idempotent (distinct inlinks, duplicate flags, documents replaced by URL), so running them again
+ * after a kill in the middle of one costs time, never data.
  */
 import type { NutchContext } from '../context.js';
 import type { Segment, SegmentPartName } from '../../storage/interfaces.js';
@@ -19,7 +24,11 @@ const PARSE_PARTS: readonly SegmentPartName[] = ['parse_text', 'parse_data', 'cr
 const SAMPLE = 20;
 
 /** The first stage a segment still needs, or 'done'. */
-export type SegmentResumePoint = 'fetch' | 'parse' | 'updatedb' | 'done';
+export type SegmentResumePoint = 'fetch' | 'parse' | 'updatedb' | 'invertlinks' | 'done';
+
+/** The segment metadata key of the crawl loop's mark, and its values. */
+export const CRAWL_STATE_KEY = 'nutch.crawl.state';
+export const CRAWL_STATE = { open: 'open', done: 'done' } as const;
 
 export interface SegmentState {
   path: string;
@@ -30,6 +39,8 @@ export interface SegmentState {
   parsed: boolean;
   /** Some parse part exists (complete or not): a parse must replace it (-force). */
   hasParseOutput: boolean;
+  /** The crawl loop's mark (CRAWL_STATE_KEY): 'open', 'done', or undefined for a segment it did not generate. */
+  crawlState: string | undefined;
 }
 
 export async function readSegmentState(ctx: NutchContext, segmentPath: string): Promise<SegmentState> {
@@ -49,6 +60,7 @@ export async function readSegmentState(ctx: NutchContext, segmentPath: string): 
       fetched: await complete('crawl_fetch'),
       parsed,
       hasParseOutput,
+      crawlState: (await segment.readMeta())[CRAWL_STATE_KEY],
     };
   } finally {
     await segment.close();
@@ -84,10 +96,76 @@ export async function isMergedIntoCrawlDb(ctx: NutchContext, crawlDbPath: string
   }
 }
 
-/** Where the loop picks a segment up: the first of its stages that has not completed. */
+/**
+ * Where the loop picks a segment up: the first of its stages that has not completed. A segment the loop
+ * marked open and that is merged into the CrawlDb still needs the rest of its round (invertlinks on);
+ * one it did not generate (made by hand, or by a crawl before segments had marks) is finished only up
+ * to updatedb, as before, since whether its links were inverted or it was indexed is not recorded.
+ */
 export async function resumePoint(ctx: NutchContext, crawlDbPath: string, state: SegmentState): Promise<SegmentResumePoint> {
-  if (!state.generated) return 'done';
+  if (!state.generated || state.crawlState === CRAWL_STATE.done) return 'done';
   if (!state.fetched) return 'fetch';
   if (!state.parsed) return 'parse';
-  return (await isMergedIntoCrawlDb(ctx, crawlDbPath, state.path)) ? 'done' : 'updatedb';
+  if (!(await isMergedIntoCrawlDb(ctx, crawlDbPath, state.path))) return 'updatedb';
+  return state.crawlState === CRAWL_STATE.open ? 'invertlinks' : 'done';
+}
+
+export interface UnfinishedSegment {
+  segment: string;
+  from: Exclude<SegmentResumePoint, 'done'>;
+}
+
+/**
+ * The segments a stopped crawl left unfinished, oldest first, each with the stage to resume at: every
+ * segment the loop marked open, and the newest segment when it has no mark (generated by hand and not
+ * yet fetched, parsed or merged).
+ */
+export async function unfinishedSegments(ctx: NutchContext, crawlDbPath: string, segmentsDir: string): Promise<UnfinishedSegment[]> {
+  const segments = await ctx.storage.listSegments(segmentsDir);
+  const out: UnfinishedSegment[] = [];
+  for (let i = 0; i < segments.length; i++) {
+    const newest = i === segments.length - 1;
+    // the mark alone first: one read per segment of a long crawl, the full state only for candidates
+    const mark = await crawlStateOf(ctx, segments[i]!);
+    if (mark !== CRAWL_STATE.open && !(newest && mark === undefined)) continue;
+    const state = await readSegmentState(ctx, segments[i]!);
+    if (!state.generated) {
+      ctx.log.warn(`Segment ${state.path} has no complete crawl_generate; not resumed (remove it if it is left from a failed generate)`, { segment: state.path });
+      continue;
+    }
+    const from = await resumePoint(ctx, crawlDbPath, state);
+    if (from !== 'done') out.push({ segment: state.path, from });
+  }
+  return out;
+}
+
+async function crawlStateOf(ctx: NutchContext, path: string): Promise<string | undefined> {
+  const segment = await ctx.storage.openSegment(path);
+  try {
+    return (await segment.readMeta())[CRAWL_STATE_KEY];
+  } finally {
+    await segment.close();
+  }
+}
+
+/**
+ * Marks segments whose round has completed, so a later crawl never resumes them. A segment removed
+ * while its round ran (by hand) has nothing left to resume: a warning, not a failed crawl.
+ */
+export async function markRoundDone(ctx: NutchContext, segments: readonly string[]): Promise<void> {
+  for (const path of segments) {
+    let segment: Segment;
+    try {
+      segment = await ctx.storage.openSegment(path);
+    } catch (err) {
+      if ((err as { code?: string }).code !== 'NUTCH_STORAGE_NOT_FOUND') throw err;
+      ctx.log.warn(`Segment ${path} is gone; its round ended but there is nothing to mark done`, { segment: path });
+      continue;
+    }
+    try {
+      await segment.writeMeta({ [CRAWL_STATE_KEY]: CRAWL_STATE.done });
+    } finally {
+      await segment.close();
+    }
+  }
 }

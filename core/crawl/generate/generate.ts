@@ -44,6 +44,8 @@ export interface GenerateArgs {
   force?: boolean;
   /** A HostDb for generate.max.count.expr / generate.fetch.delay.expr (default generate.hostdb). */
   hostDb?: string;
+  /** Metadata written into each new segment before it is published (the crawl loop marks its rounds' segments). */
+  segmentMeta?: Record<string, string>;
 }
 
 export interface GenerateResult {
@@ -117,7 +119,7 @@ export async function generateSegments(ctx: NutchContext, args: GenerateArgs, op
     const partitioner = new URLPartitioner(ctx.conf.getString('partition.url.mode') as PartitionMode, s.numFetchers, partitionNormalizers, (m) => run.log.warn(m));
     for (const urls of segmentsToWrite) {
       await partitioner.prepare(urls);
-      const seg = await writeSegment(ctx, db, urls, { segmentsDir: args.segmentsDir, numFetchers: s.numFetchers, partitioner, batchSize: s.batchSize, schedule, curTime: s.curTime, genTime: s.genTime, emit: (e) => run.emit(e), counters: run.counters, fetchDelay });
+      const seg = await writeSegment(ctx, db, urls, { segmentsDir: args.segmentsDir, numFetchers: s.numFetchers, partitioner, batchSize: s.batchSize, schedule, curTime: s.curTime, genTime: s.genTime, emit: (e) => run.emit(e), counters: run.counters, fetchDelay, meta: args.segmentMeta });
       created.push(seg.path);
       run.log.info(`Generator: segment: ${seg.path} (${urls.length} URLs)`);
       await seg.close();
@@ -287,6 +289,7 @@ interface WriteOptions {
   counters: Counters;
   /** generate.fetch.delay.expr's delay (ms) per host name, stored in each datum as _variableFetchDelay_. */
   fetchDelay: Map<string, number>;
+  meta?: Record<string, string>;
 }
 
 async function writeSegment(ctx: NutchContext, db: CrawlDbReader, urls: string[], o: WriteOptions): Promise<Segment> {
@@ -311,6 +314,8 @@ async function writeSegment(ctx: NutchContext, db: CrawlDbReader, urls: string[]
       await writer.finish();
       await writer.close();
     }
+    // before publish, so the segment is never visible without it
+    if (o.meta) await staged.writeMeta(o.meta);
     return await staged.publish();
   } catch (err) {
     await staged.discard();
