@@ -12,7 +12,7 @@ import { timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Nutch } from '../create-nutch.js';
 import { isNutchError } from '../../core/errors.js';
-import { statsToJson } from '../../core/crawl/readdb/crawldb-stats.js';
+import { statsToJson, type CrawlDbStats } from '../../core/crawl/readdb/crawldb-stats.js';
 import { statusName } from '../../core/model/crawl-datum.js';
 import { packageVersion } from '../../core/config/package-root.js';
 import { CrawlSession } from './crawl-session.js';
@@ -44,20 +44,7 @@ export function createCrawlServer(opts: CrawlServerOptions): { app: FastifyInsta
   // fastify's defaults drop unknown body properties silently and wrap a string into a one-item array;
   // a mistyped option must be an error instead (query strings still get their numbers coerced)
   const app = Fastify({ logger: false, forceCloseConnections: true, ajv: { customOptions: { removeAdditional: false, coerceTypes: true } } });
-
-  if (opts.token !== undefined) {
-    const expected = Buffer.from(opts.token);
-    app.addHook('onRequest', async (req, reply) => {
-      if (!req.url.startsWith('/api/')) return;
-      const header = req.headers.authorization;
-      const given = header?.startsWith('Bearer ') ? header.slice(7) : new URL(req.url, 'http://x').searchParams.get('token') ?? '';
-      const buf = Buffer.from(given);
-      if (buf.length !== expected.length || !timingSafeEqual(buf, expected)) {
-        await reply.code(401).send({ code: 'NUTCH_SERVER_UNAUTHORIZED', message: 'This server is bound beyond loopback: pass its token as `Authorization: Bearer <token>` or `?token=<token>`.' });
-      }
-    });
-  }
-
+  if (opts.token !== undefined) requireToken(app, opts.token);
   app.setErrorHandler(async (err: unknown, _req, reply) => {
     if (isNutchError(err)) {
       const status = NOT_FOUND_CODES.has(err.code) ? 404 : err.code === 'NUTCH_USAGE' ? 400 : 500;
@@ -67,7 +54,33 @@ export function createCrawlServer(opts: CrawlServerOptions): { app: FastifyInsta
     if (e.validation) return reply.code(400).send({ code: 'NUTCH_SERVER_BAD_REQUEST', message: e.message });
     return reply.code(e.statusCode ?? 500).send({ code: 'NUTCH_SERVER_ERROR', message: e.message ?? String(err) });
   });
+  crawlRoutes(app, session, nutch);
+  readerRoutes(app, nutch);
+  const page = (reply: FastifyReply, name: string) => {
+    const asset = dashboardAsset(name);
+    return reply.type(asset.type).header('cache-control', 'no-cache').send(asset.body);
+  };
+  app.get('/', (_req, reply) => page(reply, 'index.html'));
+  app.get('/assets/:name', (req, reply) => page(reply, (req.params as { name: string }).name));
+  return { app, session };
+}
 
+/** Every /api request carries the token (compared in constant time). */
+function requireToken(app: FastifyInstance, token: string): void {
+  const expected = Buffer.from(token);
+  app.addHook('onRequest', async (req, reply) => {
+    if (!req.url.startsWith('/api/')) return;
+    const header = req.headers.authorization;
+    const given = header?.startsWith('Bearer ') ? header.slice(7) : new URL(req.url, 'http://x').searchParams.get('token') ?? '';
+    const buf = Buffer.from(given);
+    if (buf.length !== expected.length || !timingSafeEqual(buf, expected)) {
+      await reply.code(401).send({ code: 'NUTCH_SERVER_UNAUTHORIZED', message: 'This server is bound beyond loopback: pass its token as `Authorization: Bearer <token>` or `?token=<token>`.' });
+    }
+  });
+}
+
+/** The running crawl: status, start, stop, and its events as a server-sent event stream. */
+function crawlRoutes(app: FastifyInstance, session: CrawlSession, nutch: Nutch): void {
   app.get('/api/status', async () => ({ version: packageVersion(), crawlDir: nutch.crawlDir, crawl: session.state }));
 
   app.post('/api/crawl', { schema: { body: crawlBody } }, async (req, reply) => {
@@ -92,22 +105,15 @@ export function createCrawlServer(opts: CrawlServerOptions): { app: FastifyInsta
     const unsubscribe = session.subscribe((e) => (e.type === 'state' ? send('state', e.state) : send('progress', e)));
     req.raw.on('close', unsubscribe);
   });
+}
 
+/** What the crawl directory holds, through the SDK readers: CrawlDb stats, hosts, segments, search. */
+function readerRoutes(app: FastifyInstance, nutch: Nutch): void {
   app.get('/api/crawldb/stats', async () => statsToJson(nutch.layout.crawlDb, await nutch.crawlDb.stats()));
 
   app.get('/api/hosts', { schema: { querystring: { type: 'object', properties: { limit: { type: 'integer', minimum: 1, maximum: 10_000, default: 50 } } } } }, async (req) => {
     const { limit } = req.query as { limit: number };
-    const stats = await nutch.crawlDb.stats({ sort: true });
-    const hosts = new Map<string, Record<string, number>>();
-    for (const [code, byHost] of Object.entries(stats.statusByHost ?? {})) {
-      for (const [host, n] of Object.entries(byHost)) {
-        const row = hosts.get(host) ?? {};
-        row[statusName(Number(code))] = n;
-        hosts.set(host, row);
-      }
-    }
-    const total = (r: Record<string, number>) => Object.values(r).reduce((a, b) => a + b, 0);
-    return [...hosts].map(([host, status]) => ({ host, total: total(status), status })).sort((a, b) => b.total - a.total || a.host.localeCompare(b.host)).slice(0, limit);
+    return hostRows(await nutch.crawlDb.stats({ sort: true }), limit);
   });
 
   app.get('/api/segments', async () => nutch.segments.list());
@@ -116,12 +122,18 @@ export function createCrawlServer(opts: CrawlServerOptions): { app: FastifyInsta
     const { q, n } = req.query as { q: string; n: number };
     return nutch.search(q, { limit: n });
   });
+}
 
-  const page = (reply: FastifyReply, name: string) => {
-    const asset = dashboardAsset(name);
-    return reply.type(asset.type).header('cache-control', 'no-cache').send(asset.body);
-  };
-  app.get('/', (_req, reply) => page(reply, 'index.html'));
-  app.get('/assets/:name', (req, reply) => page(reply, (req.params as { name: string }).name));
-  return { app, session };
+/** readdb -stats -sort's counts by status and host, turned into one row per host, the biggest first. */
+function hostRows(stats: CrawlDbStats, limit: number): { host: string; total: number; status: Record<string, number> }[] {
+  const hosts = new Map<string, Record<string, number>>();
+  for (const [code, byHost] of Object.entries(stats.statusByHost ?? {})) {
+    for (const [host, n] of Object.entries(byHost)) {
+      const row = hosts.get(host) ?? {};
+      row[statusName(Number(code))] = n;
+      hosts.set(host, row);
+    }
+  }
+  const total = (r: Record<string, number>) => Object.values(r).reduce((a, b) => a + b, 0);
+  return [...hosts].map(([host, status]) => ({ host, total: total(status), status })).sort((a, b) => b.total - a.total || a.host.localeCompare(b.host)).slice(0, limit);
 }
