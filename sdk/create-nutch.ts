@@ -11,9 +11,6 @@ import { NutchError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import type { PluginObject } from '../core/extension-points/typed-plugin.js';
 import type { Counters, ProgressEvent, StageOptions } from '../core/crawl/progress.js';
-import { EventChannel } from '../core/crawl/event-channel.js';
-import { crawl as crawlLoop, type CrawlArgs } from '../core/crawl/crawl/crawl.js';
-import { existingGc } from '../core/crawl/crawl/collect-garbage.js';
 import { crawlLayout, type CrawlLayout } from '../core/crawl/crawl/crawl-layout.js';
 import { defaultStages } from '../core/crawl/stages.js';
 import { updateHostDb, type UpdateHostDbArgs } from '../core/crawl/hostdb/update-hostdb.js';
@@ -21,6 +18,7 @@ import type { HostDatum } from '../core/model/host-datum.js';
 import type { CrawlDatum } from '../core/model/crawl-datum.js';
 import type { SearchHit } from '../core/extension-points/index-writer.js';
 import type { StorageEngine } from '../core/storage/interfaces.js';
+import { startCrawl, type CrawlOptions, type CrawlRun } from './crawl-run.js';
 import { crawlReaders, type CrawlDbReads, type LinkDbReads, type SegmentReads } from './crawl-readers.js';
 
 export interface CreateNutchOptions {
@@ -52,23 +50,7 @@ export interface CallOptions {
   onProgress?(e: ProgressEvent): void;
 }
 
-export interface CrawlOptions extends Omit<CrawlArgs, 'crawlDir' | 'seedDir' | 'rounds' | 'sizeFetchlist' | 'numThreads' | 'index'> {
-  /** Seed URLs injected before the first round. */
-  seeds?: string[];
-  /** A seed directory or file, as bin/crawl -s. */
-  seedDir?: string;
-  rounds?: number;
-  topN?: number;
-  threads?: number;
-  /** Index each round (default true). */
-  index?: boolean;
-  signal?: AbortSignal;
-}
-
-/** An async iterable of progress events; `result` resolves with the crawl's summary counters. */
-export interface CrawlRun extends AsyncIterable<ProgressEvent> {
-  readonly result: Promise<Counters>;
-}
+export type { CrawlOptions, CrawlRun };
 
 export interface Nutch extends AsyncDisposable {
   readonly crawlDir: string;
@@ -127,14 +109,6 @@ export async function createNutch(options: CreateNutchOptions = {}): Promise<Nut
     checkOpen();
     return ctx.activity.run(callOpts(opts), (o) => fn(ctx, args, o));
   };
-  const writeSeeds = (seeds: string[]): string => {
-    const dir = join(crawlDir, '.seeds');
-    mkdirSync(dir, { recursive: true });
-    const file = join(dir, `seeds-${Date.now()}-${process.pid}.txt`);
-    writeFileSync(file, seeds.join('\n') + '\n');
-    return file;
-  };
-
   const readers = crawlReaders(ctx, layout);
 
   const nutch: Nutch = {
@@ -142,7 +116,7 @@ export async function createNutch(options: CreateNutchOptions = {}): Promise<Nut
     layout,
     context: ctx,
     ...readers,
-    inject: (seeds, opts) => stage(defaultStages.inject, { crawlDb: layout.crawlDb, urlDir: Array.isArray(seeds) ? writeSeeds(seeds) : resolve(cwd, seeds.urlDir) }, opts),
+    inject: (seeds, opts) => stage(defaultStages.inject, { crawlDb: layout.crawlDb, urlDir: Array.isArray(seeds) ? writeSeeds(crawlDir, seeds) : resolve(cwd, seeds.urlDir) }, opts),
     generate: (args = {}, opts) => stage(defaultStages.generate, { crawlDb: layout.crawlDb, segmentsDir: layout.segmentsDir, ...args }, opts),
     fetch: (segment, args = {}, opts) => stage(defaultStages.fetch, { segment, ...args }, opts),
     parse: (segment, args = {}, opts) => stage(defaultStages.parse, { segment, ...args }, opts),
@@ -160,37 +134,9 @@ export async function createNutch(options: CreateNutchOptions = {}): Promise<Nut
       }
     },
     crawl(opts = {}) {
-      const channel = new EventChannel<ProgressEvent>();
-      const stopper = new AbortController();
-      const signal = opts.signal ? AbortSignal.any([opts.signal, stopper.signal]) : stopper.signal;
       checkOpen();
-      const seedDir = opts.seeds?.length ? writeSeeds(opts.seeds) : opts.seedDir;
-      const result = ctx.activity.run(callOpts({ signal, onProgress: (e) => channel.push(e) }), (o) => crawlLoop(ctx, defaultStages, {
-        ...opts,
-        crawlDir,
-        seedDir,
-        rounds: opts.rounds ?? 1,
-        sizeFetchlist: opts.topN,
-        numThreads: opts.threads,
-        index: opts.index ?? true,
-      }, { ...o, collectGarbage: existingGc() }));
-      result.then(() => channel.end(), (err) => channel.end(err));
-      result.catch(() => {});
-      const events = (): AsyncIterator<ProgressEvent> => {
-        const it = channel[Symbol.asyncIterator]();
-        return {
-          next: () => it.next(),
-          // `break` (or a throw) out of `for await` means "stop": a polite stop, as a first SIGINT. The
-          // loop goes on once what was done is committed, so the app may close() or crawl() again.
-          async return() {
-            stopper.abort();
-            await it.return?.();
-            await result.catch(() => {});
-            return { value: undefined, done: true };
-          },
-        };
-      };
-      return { result, [Symbol.asyncIterator]: events };
+      const seedDir = opts.seeds?.length ? writeSeeds(crawlDir, opts.seeds) : opts.seedDir;
+      return startCrawl(ctx, crawlDir, opts, (signal, onProgress) => callOpts({ signal, onProgress }), seedDir);
     },
     search: async (query, opts = {}) => defaultStages.search(ctx, { crawlDir, query, limit: opts.limit ?? 10 }),
     readdb: (url) => readers.crawlDb.get(url),
@@ -204,4 +150,13 @@ export async function createNutch(options: CreateNutchOptions = {}): Promise<Nut
     },
   };
   return nutch;
+}
+
+/** Seeds given as URLs go to a file of their own under the crawl directory, for inject to read. */
+function writeSeeds(crawlDir: string, seeds: string[]): string {
+  const dir = join(crawlDir, '.seeds');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `seeds-${Date.now()}-${process.pid}.txt`);
+  writeFileSync(file, seeds.join('\n') + '\n');
+  return file;
 }
