@@ -44,7 +44,6 @@ const rows: NutchPluginReplacement[] = [
   { id: 'indexer-rabbit', javaPackage: 'org.apache.nutch.indexwriter.rabbit', advice: 'not available; indexer-jsonl writes documents a shipper can forward' },
   { id: 'indexer-kafka', javaPackage: 'org.apache.nutch.indexwriter.kafka', advice: 'not available; indexer-jsonl writes documents a shipper can forward' },
   { id: 'index-geoip', javaPackage: 'org.apache.nutch.indexer.geoip', advice: 'not available' },
-  { id: 'index-replace', javaPackage: 'org.apache.nutch.indexer.replace', advice: 'use the field mapping of index-writers (copy, rename, remove)' },
   { id: 'index-jexl-filter', javaPackage: 'org.apache.nutch.indexer.jexl', advice: 'write an IndexingFilter plugin (docs/plugins.md)' },
   { id: 'tld', javaPackage: 'org.apache.nutch.indexer.tld', advice: 'not available' },
   // URL filters and normalizers

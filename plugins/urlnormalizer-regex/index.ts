@@ -6,8 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { NutchError, resolveConfFile, type NormalizerScope, type PluginContext, type URLNormalizer } from '../../sdk/plugin.js';
-import { translateJavaRegex } from '../lib-regex-filter/index.js';
-import { groupNamesOf, translateJavaReplacement } from './java-replacement.js';
+import { groupNamesOf, translateJavaRegex, translateJavaReplacement } from '../lib-regex-filter/index.js';
 import { parseRules, RuleSyntaxError, type RawRule } from './rule-file.js';
 
 export interface RegexRule {
