@@ -8,21 +8,13 @@
  * Select it per host or per URL regex with host-protocol-mapping; docs/fetching.md.
  */
 import { request } from 'undici';
-import type { Page, Route } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import {
   ContentMeta, ProtocolStatusCode, RobotRulesParser, agentString, baseHeaders, createContent, effectiveContentLimit, headersToMetadata, protocolStatus, statusForCode,
   type Configuration, type ContentLease, type CrawlDatum, type Logger, type PluginContext, type Protocol, type ProtocolOutput, type RobotRules, type RobotsFetch,
 } from '../../sdk/plugin.js';
 import { BrowserPool } from './browser-pool.js';
-
-/** What the page's own document request answered (before any rendering). */
-interface DocumentResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: Buffer;
-}
-
-const HTML = /^\s*(text\/html|application\/xhtml\+xml)\b/i;
+import { isRendered, routeDocument, type DocumentResponse } from './document-route.js';
 
 /** The protocols of each crawler (keyed by its Configuration), closed by the plugin's stop(). */
 const openProtocols = new WeakMap<Configuration, Set<PlaywrightProtocol>>();
@@ -83,7 +75,7 @@ export class PlaywrightProtocol implements Protocol {
       slot = await this.pool.acquire(opts.signal);
     } catch (err) {
       if ((err as { code?: string }).code === 'NUTCH_BROWSER_UNAVAILABLE') throw err;
-      return { content: null, status: protocolStatus(ProtocolStatusCode.EXCEPTION, describe(err)) };
+      return failed(describe(err));
     }
     const onAbort = () => void slot.release();
     opts.signal?.addEventListener('abort', onAbort, { once: true });
@@ -97,64 +89,50 @@ export class PlaywrightProtocol implements Protocol {
 
   private async render(url: string, datum: CrawlDatum, page: Page, memory?: ContentLease): Promise<ProtocolOutput> {
     const started = Date.now();
-    let doc: DocumentResponse | null = null;
-    let docError: unknown = null;
-    let first = true;
-    await page.route('**/*', async (route: Route) => {
-      const req = route.request();
-      if (first && req.isNavigationRequest() && req.frame() === page.mainFrame()) {
-        first = false;
-        try {
-          const res = await route.fetch({ maxRedirects: 0, timeout: this.timeoutMs });
-          doc = { status: res.status(), headers: res.headers(), body: await res.body() };
-        } catch (err) {
-          docError = err;
-          return route.abort('failed').catch(() => undefined);
-        }
-        // only an HTML page is rendered; anything else is answered from `doc` as served
-        if (isRendered(doc)) {
-          // the body is already decoded: its wire encoding and length no longer apply
-          const { 'content-encoding': _e, 'content-length': _l, ...headers } = doc.headers;
-          return route.fulfill({ status: doc.status, headers, body: doc.body }).catch(() => undefined);
-        }
-        return route.abort('aborted').catch(() => undefined);
-      }
-      if (this.blocked.has(req.resourceType())) return route.abort('blockedbyclient').catch(() => undefined);
-      return route.continue().catch(() => undefined);
-    });
-
+    const doc = await routeDocument(page, { timeoutMs: this.timeoutMs, blocked: this.blocked });
     // the document is bounded by http.timeout, as any fetch; only the rendering counts against playwright.page.timeout
     try {
       await page.goto(url, { waitUntil: 'commit', timeout: this.httpTimeout });
     } catch (err) {
-      if (!doc) return { content: null, status: protocolStatus(ProtocolStatusCode.EXCEPTION, describe(docError ?? err)) };
+      if (!doc.response) return failed(describe(doc.error ?? err));
     }
     let timedOut = false;
-    if (isRendered(doc)) {
-      const renderStart = Date.now();
-      try {
-        if (this.waitUntil !== 'commit') await page.waitForLoadState(this.waitUntil, { timeout: this.timeoutMs });
-        const left = this.timeoutMs - (Date.now() - renderStart);
-        if (this.renderWaitMs > 0 && left > 0) await page.waitForTimeout(Math.min(this.renderWaitMs, left));
-      } catch (err) {
-        if ((err as Error).name !== 'TimeoutError') return { content: null, status: protocolStatus(ProtocolStatusCode.EXCEPTION, `rendering ${url} failed: ${describe(err)}`) };
-        timedOut = true;
-      }
+    if (isRendered(doc.response)) {
+      const waited = await this.waitForRendering(page);
+      if (waited !== 'done' && waited !== 'timeout') return failed(`rendering ${url} failed: ${describe(waited.error)}`);
+      timedOut = waited === 'timeout';
     }
-    const served = doc as DocumentResponse | null;
-    if (!served) return { content: null, status: protocolStatus(ProtocolStatusCode.EXCEPTION, `no response for ${url}`) };
+    const served = doc.response;
+    if (!served) return failed(`no response for ${url}`);
     datum.metaData._rs_ = [String(Date.now() - started)];
+    return this.output(url, served, page, timedOut, memory);
+  }
+
+  /** playwright.wait.until, then playwright.render.wait, both within playwright.page.timeout. */
+  private async waitForRendering(page: Page): Promise<'done' | 'timeout' | { error: unknown }> {
+    const renderStart = Date.now();
+    try {
+      if (this.waitUntil !== 'commit') await page.waitForLoadState(this.waitUntil, { timeout: this.timeoutMs });
+      const left = this.timeoutMs - (Date.now() - renderStart);
+      if (this.renderWaitMs > 0 && left > 0) await page.waitForTimeout(Math.min(this.renderWaitMs, left));
+      return 'done';
+    } catch (err) {
+      return (err as Error).name === 'TimeoutError' ? 'timeout' : { error: err };
+    }
+  }
+
+  /** The Content: the rendered DOM (UTF-8) for a rendered page, else the bytes as served; status as protocol-http's. */
+  private async output(url: string, served: DocumentResponse, page: Page, timedOut: boolean, memory?: ContentLease): Promise<ProtocolOutput> {
     const metadata = headersToMetadata(served.headers);
     metadata[ContentMeta.RESPONSE_CODE] = [String(served.status)];
-    const rendered = isRendered(served);
     let bytes: Uint8Array = served.body;
     let contentType = served.headers['content-type'] ?? '';
-    if (rendered) {
+    if (isRendered(served)) {
       let html: string;
       try {
         html = await page.content();
       } catch (err) {
-        return { content: null, status: protocolStatus(ProtocolStatusCode.EXCEPTION, `rendering ${url} failed: ${describe(err)}`) };
+        return failed(`rendering ${url} failed: ${describe(err)}`);
       }
       bytes = Buffer.from(html, 'utf8');
       // the DOM is serialised as UTF-8, whatever the page was served in: say so, or parse-html would decode it as served
@@ -169,9 +147,7 @@ export class PlaywrightProtocol implements Protocol {
       bytes = bytes.subarray(0, this.contentLimit);
       metadata[ContentMeta.TRUNCATED] = ['LENGTH'];
     }
-    if (memory && !memory.reserve(bytes.length)) {
-      return { content: null, status: protocolStatus(ProtocolStatusCode.EXCEPTION, `content budget exhausted (fetcher.content.budget) while rendering ${url}`) };
-    }
+    if (memory && !memory.reserve(bytes.length)) return failed(`content budget exhausted (fetcher.content.budget) while rendering ${url}`);
     if (timedOut) this.log.debug(`${url}: playwright.page.timeout (${this.timeoutMs} ms) reached; the DOM rendered so far is kept`);
     const status = statusForCode(served.status, url, served.headers.location);
     const lm = Date.parse(served.headers['last-modified'] ?? '');
@@ -205,9 +181,8 @@ export class PlaywrightProtocol implements Protocol {
   }
 }
 
-/** Only a successful HTML document is handed to the page and rendered. */
-function isRendered(doc: DocumentResponse | null): boolean {
-  return doc !== null && doc.status >= 200 && doc.status < 300 && HTML.test(doc.headers['content-type'] ?? '');
+function failed(message: string): ProtocolOutput {
+  return { content: null, status: protocolStatus(ProtocolStatusCode.EXCEPTION, message) };
 }
 
 function describe(err: unknown): string {
