@@ -4,21 +4,29 @@
  * and 4 `nutch fetch` processes started together, each with 10 fetch tasks (-threads 10). With 10
  * tasks a process fetches at most 10 / 0.2 s = 50 pages/s, so pages/s should grow with the processes
  * (target: 4 processes >= 3.2x one). Reports pages/s per run and the ratio to one process.
+ * The processes run the built CLI (dist/, built first), as operators run it. Per run it also prints
+ * when each process started fetching (after spawn) and when each exited (after the first request):
+ * start-up and a straggler at the end are what keep the ratio below the number of processes.
  * Env: BENCH_PAGES_PER_HOST (default 20), BENCH_STORAGE_URL (a postgresql:// URL: run on PostgreSQL).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { startTestWebProcess } from './lib/test-web-process.js';
 import { SqliteStorageEngine } from '../core/storage/sqlite/sqlite-engine.js';
+import { PostgresStorageEngine } from '../core/storage/postgres/postgres-engine.js';
 import { createCrawlDatum, CrawlStatus } from '../core/model/crawl-datum.js';
 
 const PAGES_PER_HOST = Number(process.env.BENCH_PAGES_PER_HOST ?? 20);
 const HOSTS = 100;
 const PARTITIONS = 20;
-const cli = fileURLToPath(new URL('../sdk/cli/main.ts', import.meta.url));
+// the built CLI, as operators run it: under tsx each process would first compile the CLI, seconds of start-up on a loaded machine
+const root = fileURLToPath(new URL('..', import.meta.url));
+const cli = join(root, 'bench', 'lib', 'nutch-measured.mjs'); // dist/sdk/cli/main.js, reporting its CPU time at exit
+const build = spawnSync('npm', ['run', 'build'], { cwd: root, encoding: 'utf8' });
+if (build.status !== 0) throw new Error(`npm run build failed:\n${build.stdout}\n${build.stderr}`);
 
 async function run(workers: number, web: Awaited<ReturnType<typeof startTestWebProcess>>): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'nutch-bench-workers-'));
@@ -27,7 +35,10 @@ async function run(workers: number, web: Awaited<ReturnType<typeof startTestWebP
       'http.agent.name': 'bench', 'fetcher.server.delay': 0, 'fetcher.threads.per.queue': 1, 'fetcher.partition.poll': 200,
       'plugin.includes': 'protocol-http|urlnormalizer-pass', ...(process.env.BENCH_STORAGE_URL ? { 'storage.url': process.env.BENCH_STORAGE_URL } : {}),
     }));
-    const engine = new SqliteStorageEngine();
+    // the segment is written by the engine the fetch processes use (same working directory: same store names)
+    const engine = process.env.BENCH_STORAGE_URL
+      ? new PostgresStorageEngine({ url: process.env.BENCH_STORAGE_URL, cwd: dir, batchSize: 1000 })
+      : new SqliteStorageEngine();
     const seg = await engine.createSegment(join(dir, 'crawl', 'segments'));
     const urls = web.allUrls();
     for (let p = 0; p < PARTITIONS; p++) {
@@ -38,19 +49,38 @@ async function run(workers: number, web: Awaited<ReturnType<typeof startTestWebP
       await w.close();
     }
     await seg.close();
+    await engine.close();
     // the clock starts at the first request served: the processes' start-up (tsx compiling the CLI) is not fetching
     const before = (await web.stats()).requests;
     let t0 = 0;
     const watch = setInterval(() => void web.stats().then((s) => { if (!t0 && s.requests > before) t0 = performance.now(); }), 50);
-    const exits = Array.from({ length: workers }, () => new Promise<number | null>((resolve) => {
-      const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), cli, 'fetch', seg.path, '-threads', '10'], {
-        cwd: dir, env: { ...process.env, NUTCH_CONF_DIR: dir, NUTCH_LOG_LEVEL: 'warn' }, stdio: ['ignore', 'ignore', 'inherit'],
+    const spawned = performance.now();
+    const started: number[] = [];
+    const ended: number[] = [];
+    let cpuSeconds = 0;
+    const exits = Array.from({ length: workers }, (_, i) => new Promise<number | null>((resolve) => {
+      const child = spawn(process.execPath, [cli, 'fetch', seg.path, '-threads', '10'], {
+        cwd: dir, env: { ...process.env, NUTCH_CONF_DIR: dir, NUTCH_LOG_LEVEL: 'warn' }, stdio: ['ignore', 'ignore', 'pipe'],
       });
-      child.on('exit', (code) => resolve(code));
+      let tail = '';
+      child.stderr.setEncoding('utf8').on('data', (d: string) => {
+        if (started[i] === undefined && d.includes('fetch: started')) started[i] = performance.now();
+        tail = (tail + d).slice(-4000);
+      });
+      child.on('close', (code) => {
+        ended[i] = performance.now();
+        const usage = /RESOURCE-USAGE (\{.*\})/.exec(tail)?.[1];
+        if (usage) cpuSeconds += (JSON.parse(usage) as { cpuUs: number }).cpuUs / 1e6;
+        if (code !== 0) process.stderr.write(tail);
+        resolve(code);
+      });
     }));
     const codes = await Promise.all(exits);
     clearInterval(watch);
     if (codes.some((c) => c !== 0)) throw new Error(`a fetch process failed: exit codes ${codes.join(', ')}`);
+    const rel = (ts: (number | undefined)[], from: number) => ts.map((x) => (x === undefined ? '?' : ((x - from) / 1000).toFixed(1))).join(', ');
+    const wall = (Math.max(...ended) - t0) / 1000;
+    console.log(`  ${workers} process(es): fetch started ${rel(started, spawned)} s after spawn; first request ${((t0 - spawned) / 1000).toFixed(1)} s after spawn; exits ${rel(ended, t0)} s after it; CPU ${cpuSeconds.toFixed(1)} s over all processes (${(cpuSeconds / wall).toFixed(2)} cores busy on average, start-up included)`);
     const seconds = (performance.now() - t0) / 1000;
     return urls.length / seconds;
   } finally {
