@@ -6,10 +6,11 @@
  *     (target <= 10 s), peak RSS (target <= 500 MB);
  *   - updatedb.bench: updatedb of 1,000,000 outlinks (target <= 20 s), then invertlinks and dedup;
  *   - crawl.bench on SQLite and on PostgreSQL, one after the other (target: PostgreSQL's pages/s within
- *     1.5x of SQLite's, i.e. at least 2/3 of it).
+ *     1.5x of SQLite's, i.e. at least 2/3 of it);
+ *   - workers.bench on PostgreSQL: 1, 2 and 4 fetch processes on one segment (target: 4 >= 3.2x one).
  * The cluster gets a real server's memory (shared_buffers 256 MB) but, like the tests' clusters, no
  * fsync: figures are the engine's work, not this VM's disk.
- * Env: BENCH_PG_PARTS (comma list of crawldb, updatedb, crawl; default all), BENCH_URLS (1,000,000),
+ * Env: BENCH_PG_PARTS (comma list of crawldb, updatedb, crawl, workers; default all), BENCH_URLS (1,000,000),
  * BENCH_PAGES_PER_HOST (crawl: 200).
  */
 import { spawn } from 'node:child_process';
@@ -17,7 +18,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { startPostgres } from '../tests/helpers/postgres-server.js';
 
-const parts = (process.env.BENCH_PG_PARTS ?? 'crawldb,updatedb,crawl').split(',').map((s) => s.trim());
+const parts = (process.env.BENCH_PG_PARTS ?? 'crawldb,updatedb,crawl,workers').split(',').map((s) => s.trim());
 const urls = process.env.BENCH_URLS ?? '1000000';
 const load = () => `load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} cores`;
 
@@ -76,6 +77,13 @@ try {
     const rate = (out: string) => Number(/= (\d+) pages\/s/.exec(out)?.[1] ?? NaN);
     const ratio = rate(sqlite) / rate(pg);
     summary.push(`crawl: SQLite ${rate(sqlite)} pages/s, PostgreSQL ${rate(pg)} pages/s: SQLite/PostgreSQL ${ratio.toFixed(2)}x (target <= 1.5x)`);
+  }
+  if (parts.includes('workers')) {
+    console.log(`\n--- workers.bench on PostgreSQL (${load()}) ---`);
+    const out = await runBench('./workers.bench.ts', { BENCH_STORAGE_URL: storageUrl() });
+    const rate = (n: number) => /^(\d+) worker process\(es\): ([\d.]+) pages\/s/m.exec(out.split('\n').filter((l) => l.startsWith(`${n} worker`)).join('\n'))?.[2];
+    const ratio = /^\s+4 -> ([\d.]+)x/m.exec(out)?.[1];
+    summary.push(`workers: 1/2/4 processes ${rate(1)}/${rate(2)}/${rate(4)} pages/s, 4 = ${ratio}x one (target >= 3.2x)`);
   }
 } finally {
   await server.stop();
