@@ -51,7 +51,6 @@ const rows: NutchPluginReplacement[] = [
   // Scoring
   { id: 'scoring-link', javaPackage: 'org.apache.nutch.scoring.link', advice: 'LinkRank (webgraph) is not available; scoring-opic scores pages' },
   { id: 'scoring-similarity', javaPackage: 'org.apache.nutch.scoring.similarity', advice: 'not available' },
-  { id: 'scoring-orphan', javaPackage: 'org.apache.nutch.scoring.orphan', advice: 'not available' },
   { id: 'scoring-metadata', javaPackage: 'org.apache.nutch.scoring.metadata', advice: 'not available' },
   // Other
   { id: 'publish-rabbitmq', javaPackage: 'org.apache.nutch.publisher.rabbitmq', advice: 'not available' },
