@@ -98,3 +98,27 @@ test('puts of many records leave the event loop free (chunked writes)', async ()
   assert.equal(await db.count(), 20_000);
   await db.close();
 });
+
+test('update sessions reuse the writer thread of an ended session, on another store too; an aborted one gives its thread back too', async () => {
+  const { idleWriterThreads } = await import('../../core/storage/sqlite/writer-worker.js');
+  const a = await engine().openCrawlDb(path.join(tempDir(), 'a'));
+  const b = await engine().openCrawlDb(path.join(tempDir(), 'b'));
+  const first = await a.beginUpdate();
+  await first.put([{ url: 'http://a.example/', value: datum(1) }]);
+  await first.commit();
+  const parked = idleWriterThreads();
+  assert.ok(parked >= 1, 'the committed session left its thread waiting');
+  const second = await b.beginUpdate();
+  assert.equal(idleWriterThreads(), parked - 1, 'the next session took the waiting thread');
+  await second.put([{ url: 'http://b.example/', value: datum(2) }]);
+  assert.equal(await second.get('http://a.example/'), null, 'the reused thread writes the new store, not the old one');
+  await second.abort();
+  assert.equal(idleWriterThreads(), parked, 'an aborted session also gives its thread back');
+  const third = await a.beginUpdate();
+  await third.put([{ url: 'http://a.example/2', value: datum(3) }]);
+  await third.commit();
+  assert.deepEqual((await collect(a.scan())).map((r) => r.url), ['http://a.example/', 'http://a.example/2']);
+  assert.equal(await b.get('http://b.example/'), null, 'the aborted write never reached b');
+  await a.close();
+  await b.close();
+});

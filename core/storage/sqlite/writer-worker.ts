@@ -5,6 +5,12 @@
  * posts and decodes, and the event loop stays free however large the session. Requests are served
  * in order, one at a time. Values cross as column arrays (the codec stays on the main thread), so
  * the worker is plain JavaScript and needs nothing but the driver.
+ *
+ * A thread serves one session at a time and keeps nothing from it once the session committed or
+ * aborted (its connection is closed), so a thread whose session ended cleanly waits, unreferenced,
+ * for the next session of the process instead of ending: starting a thread and loading the driver
+ * cost more than a small session (a crawl round opens five of them). Idle threads end after
+ * IDLE_MS, and never keep the process alive.
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
@@ -18,12 +24,12 @@ const driverPath = require.resolve('better-sqlite3');
 const WORKER_SOURCE = `
 const { workerData, parentPort } = require('node:worker_threads');
 const Database = require(workerData.driverPath);
-const { file, table, columns, schema, cacheKiB } = workerData;
 let db;
-const st = {};
+let st = {};
 const toBuffer = (v) => (v instanceof Uint8Array && !Buffer.isBuffer(v) ? Buffer.from(v.buffer, v.byteOffset, v.byteLength) : v);
 const ops = {
-  open() {
+  open({ file, table, columns, schema, cacheKiB }) {
+    st = {};
     db = new Database(file);
     db.prepare('SELECT count(*) FROM sqlite_master').get();
     db.pragma('journal_mode = WAL');
@@ -77,54 +83,121 @@ export interface WriterWorkerOptions {
   cacheKiB: number;
 }
 
+type Reply = { id: number; result?: unknown; error?: { message: string; code?: string } };
+
+/** How long a thread whose session ended waits for the next one before it ends. */
+const IDLE_MS = 30_000;
+/** Threads kept waiting at most (sessions of one process rarely overlap: a stage opens one or two). */
+const MAX_IDLE = 2;
+const idle: { worker: Worker; timer: NodeJS.Timeout; drop: () => void }[] = [];
+
+function takeThread(): Worker {
+  const entry = idle.pop();
+  if (entry) {
+    clearTimeout(entry.timer);
+    entry.worker.off('exit', entry.drop);
+    entry.worker.off('error', entry.drop);
+    entry.worker.ref();
+    return entry.worker;
+  }
+  return new Worker(WORKER_SOURCE, { eval: true, workerData: { driverPath } });
+}
+
+function parkThread(worker: Worker): void {
+  if (idle.length >= MAX_IDLE) {
+    void worker.terminate();
+    return;
+  }
+  const drop = () => {
+    const i = idle.indexOf(entry);
+    if (i >= 0) idle.splice(i, 1);
+    clearTimeout(entry.timer);
+    void worker.terminate();
+  };
+  const entry = { worker, drop, timer: setTimeout(drop, IDLE_MS).unref() };
+  // an idle thread that dies (it should not) is simply forgotten
+  worker.once('exit', drop);
+  worker.on('error', drop);
+  worker.unref();
+  idle.push(entry);
+}
+
+/** Threads waiting for a session (tests). */
+export function idleWriterThreads(): number {
+  return idle.length;
+}
+
 export class WriterWorker {
   private readonly worker: Worker;
   private nextId = 0;
   private readonly pending = new Map<number, { resolve(v: unknown): void; reject(e: unknown): void }>();
   private failure: Error | null = null;
+  /** The session's connection was closed by a commit or abort that succeeded: the thread is reusable. */
+  private ended = false;
+
+  private readonly listeners: { message: (m: Reply) => void; error: (err: Error) => void; exit: () => void };
 
   private constructor(private readonly opts: WriterWorkerOptions) {
-    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { ...opts, driverPath } });
-    this.worker.on('message', ({ id, result, error }: { id: number; result?: unknown; error?: { message: string; code?: string } }) => {
-      const p = this.pending.get(id);
-      if (!p) return;
-      this.pending.delete(id);
-      if (!error) return p.resolve(result);
-      const err = Object.assign(new Error(error.message), { code: error.code });
-      p.reject(error.code && CORRUPT.has(error.code) ? corruptError(opts.file, err) : isDiskError(err) ? diskError(opts.file, err) : err);
-    });
+    this.worker = takeThread();
     const fail = (err: Error) => {
       this.failure = err;
       for (const p of this.pending.values()) p.reject(err);
       this.pending.clear();
     };
-    this.worker.on('error', fail);
-    this.worker.on('exit', () => fail(new NutchError('NUTCH_CLOSED', `The writer thread of ${opts.file} has stopped.`, { file: opts.file })));
+    this.listeners = {
+      message: ({ id, result, error }) => {
+        const p = this.pending.get(id);
+        if (!p) return;
+        this.pending.delete(id);
+        if (!error) return p.resolve(result);
+        const err = Object.assign(new Error(error.message), { code: error.code });
+        p.reject(error.code && CORRUPT.has(error.code) ? corruptError(opts.file, err) : isDiskError(err) ? diskError(opts.file, err) : err);
+      },
+      error: fail,
+      exit: () => fail(new NutchError('NUTCH_CLOSED', `The writer thread of ${opts.file} has stopped.`, { file: opts.file })),
+    };
+    this.worker.on('message', this.listeners.message);
+    this.worker.on('error', this.listeners.error);
+    this.worker.on('exit', this.listeners.exit);
   }
 
-  /** Starts the thread, opens the file (creating it and its schema) and begins the transaction. */
+  private detach(): void {
+    this.worker.off('message', this.listeners.message);
+    this.worker.off('error', this.listeners.error);
+    this.worker.off('exit', this.listeners.exit);
+  }
+
+  /** Takes a thread (a waiting one, else a new one), opens the file (creating it and its schema) and begins the transaction. */
   static async start(opts: WriterWorkerOptions): Promise<WriterWorker> {
     const w = new WriterWorker(opts);
     try {
-      await w.call('open');
+      await w.call('open', { ...opts });
     } catch (err) {
+      w.detach();
       await w.worker.terminate();
       throw err;
     }
     return w;
   }
 
-  call<T = unknown>(op: string, args?: Record<string, unknown>): Promise<T> {
-    if (this.failure) return Promise.reject(this.failure);
+  async call<T = unknown>(op: string, args?: Record<string, unknown>): Promise<T> {
+    if (this.failure) throw this.failure;
     const id = this.nextId++;
-    return new Promise<T>((resolve, reject) => {
+    const result = await new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
       this.worker.postMessage({ id, op, args });
     });
+    if (op === 'commit' || op === 'abort') this.ended = true;
+    return result;
   }
 
+  /** Ends the session's use of the thread: back to the waiting threads when it ended cleanly, else terminated. */
   async stop(): Promise<void> {
-    this.worker.removeAllListeners('exit');
+    this.detach();
+    if (this.ended && !this.failure && this.pending.size === 0) {
+      parkThread(this.worker);
+      return;
+    }
     await this.worker.terminate();
   }
 }
