@@ -1,6 +1,7 @@
 /**
- * The reading position in a Java pattern, its inline flags, and the escapes that read the same
- * inside and outside a character class (`\d`, `\p{…}`, `\x41`, `\0101`, `\cA`, `\.` …).
+ * The reading position in a Java pattern, its inline flags, the look-aheads the translator needs
+ * (COMMENTS whitespace, a top-level alternative), and the escapes that read the same inside and
+ * outside a character class (`\d`, `\p{…}`, `\x41`, `\0101`, `\cA`, `\.` …).
  */
 import { PREDEFINED, addAsciiCaseVariants, complement, type Ranges } from './char-set.js';
 import { translateProperty } from './properties.js';
@@ -27,6 +28,33 @@ export class PatternCursor {
 
   error(message: string, at = this.pos): never {
     throw new JavaRegexError(message, at);
+  }
+
+  /** A leading `.*` only matters when the pattern has alternatives; find() semantics ignore it otherwise. */
+  peekEndsBranchlessRoot(): boolean {
+    let depth = 0;
+    let inClass = 0;
+    for (let i = this.pos; i < this.src.length; i++) {
+      const c = this.src[i];
+      if (c === '\\') { i++; continue; }
+      if (inClass) { if (c === '[') inClass++; else if (c === ']') inClass--; continue; }
+      if (c === '[') inClass = 1;
+      else if (c === '(') depth++;
+      else if (c === ')') depth--;
+      else if (c === '|' && depth === 0) return false;
+    }
+    return true;
+  }
+
+  /** COMMENTS (?x): skips one whitespace character or a `#` comment; false when there is none. */
+  skipExtended(): boolean {
+    const c = this.src[this.pos];
+    if (c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\f' || c === '\x0b') { this.pos++; return true; }
+    if (c === '#') {
+      while (this.pos < this.src.length && this.src[this.pos] !== '\n') this.pos++;
+      return true;
+    }
+    return false;
   }
 
   /** Java's ASCII-only case-insensitivity applied to a set, when (?i) is on. */

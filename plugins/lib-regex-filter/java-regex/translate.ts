@@ -6,12 +6,12 @@
  * intersection, Java's line terminators for `. ^ $` — and anything that cannot be rewritten exactly
  * throws JavaRegexError with the offset, never a silently different pattern.
  */
-import { LINE_TERMINATORS, addAsciiCaseVariants, classBody, literal, normalize, type Ranges } from './char-set.js';
+import { addAsciiCaseVariants, classBody, literal, normalize, type Ranges } from './char-set.js';
+import { INPUT_END_JS, INPUT_START_JS, LINEBREAK_JS, caretJs, dollarJs, dotJs, endBeforeTerminatorJs } from './line-anchors.js';
 import { parseCharClass } from './char-class.js';
 import { JavaRegexError, PatternCursor, type Flags } from './pattern-cursor.js';
 
 export { JavaRegexError } from './pattern-cursor.js';
-
 
 /** A group being parsed (or the whole pattern): enough to tell whether a capture surely took part. */
 interface Frame {
@@ -121,32 +121,6 @@ class Translator extends PatternCursor {
     return parts.join('');
   }
 
-  /** A leading `.*` only matters when the pattern has alternatives; find() semantics ignore it otherwise. */
-  private peekEndsBranchlessRoot(): boolean {
-    let depth = 0;
-    let inClass = 0;
-    for (let i = this.pos; i < this.src.length; i++) {
-      const c = this.src[i];
-      if (c === '\\') { i++; continue; }
-      if (inClass) { if (c === '[') inClass++; else if (c === ']') inClass--; continue; }
-      if (c === '[') inClass = 1;
-      else if (c === '(') depth++;
-      else if (c === ')') depth--;
-      else if (c === '|' && depth === 0) return false;
-    }
-    return true;
-  }
-
-  private skipExtended(): boolean {
-    const c = this.src[this.pos];
-    if (c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\f' || c === '\x0b') { this.pos++; return true; }
-    if (c === '#') {
-      while (this.pos < this.src.length && this.src[this.pos] !== '\n') this.pos++;
-      return true;
-    }
-    return false;
-  }
-
   private quantifier(piece: Piece, groupsBefore: number): { js: string; suffix: string; possessive: boolean } {
     if (this.flags.x) while (this.pos < this.src.length && this.skipExtended());
     const start = this.pos;
@@ -207,13 +181,13 @@ class Translator extends PatternCursor {
       }
       case '.':
         this.pos++;
-        return { js: this.dot(), quantifiable: true, dot: true };
+        return { js: dotJs(this.flags), quantifiable: true, dot: true };
       case '^':
         this.pos++;
-        return { js: this.caret(), quantifiable: false };
+        return { js: caretJs(this.flags), quantifiable: false };
       case '$':
         this.pos++;
-        return { js: this.dollar(), quantifiable: false };
+        return { js: dollarJs(this.flags), quantifiable: false };
       case '\\':
         return this.escape();
       case '*': case '+': case '?':
@@ -236,27 +210,6 @@ class Translator extends PatternCursor {
       if (set.length > 1 || set[0][0] !== set[0][1]) return `[${classBody(set)}]`;
     }
     return literal(cp);
-  }
-
-  private terminators(): Ranges {
-    return this.flags.d ? [[0x0a, 0x0a]] : LINE_TERMINATORS;
-  }
-
-  private dot(): string {
-    if (this.flags.s) return '[\\s\\S]';
-    return `[^${classBody(this.terminators())}]`;
-  }
-
-  private caret(): string {
-    if (!this.flags.m) return '^';
-    if (this.flags.d) return '(?:^|(?<=\\n)(?!$))';
-    return '(?:^|(?<=[\\n\\x85\\u2028\\u2029]|\\r(?!\\n))(?!$))';
-  }
-
-  private dollar(): string {
-    if (this.flags.d) return this.flags.m ? '(?=\\n|$)' : '(?=\\n?$)';
-    if (this.flags.m) return '(?=[\\n\\r\\x85\\u2028\\u2029]|$)(?<!\\r(?=\\n))';
-    return '(?=(?:\\r\\n|[\\n\\r\\x85\\u2028\\u2029])?$)';
   }
 
   private group(): Piece | null {
@@ -343,11 +296,9 @@ class Translator extends PatternCursor {
     const c = this.src[this.pos + 1];
     if (c === undefined) this.error('Unexpected internal error: trailing backslash', at);
     switch (c) {
-      case 'A': this.pos += 2; return { js: '(?<![\\s\\S])', quantifiable: false };
-      case 'z': this.pos += 2; return { js: '(?![\\s\\S])', quantifiable: false };
-      case 'Z':
-        this.pos += 2;
-        return { js: this.flags.d ? '(?=\\n?(?![\\s\\S]))' : '(?=(?:\\r\\n|[\\n\\r\\x85\\u2028\\u2029])?(?![\\s\\S]))', quantifiable: false };
+      case 'A': this.pos += 2; return { js: INPUT_START_JS, quantifiable: false };
+      case 'z': this.pos += 2; return { js: INPUT_END_JS, quantifiable: false };
+      case 'Z': this.pos += 2; return { js: endBeforeTerminatorJs(this.flags), quantifiable: false };
       case 'b': case 'B':
         if (this.src[this.pos + 2] === '{') this.error('\\b{g} (grapheme boundaries) has no JavaScript equivalent', at);
         this.pos += 2;
@@ -356,7 +307,7 @@ class Translator extends PatternCursor {
       // falls through
       case 'X': this.error('\\X (grapheme clusters) has no JavaScript equivalent', at);
       // falls through
-      case 'R': this.pos += 2; return { js: '(?:\\r\\n|[\\n\\x0b\\f\\r\\x85\\u2028\\u2029])', quantifiable: true };
+      case 'R': this.pos += 2; return { js: LINEBREAK_JS, quantifiable: true };
       case 'Q': {
         const end = this.src.indexOf('\\E', this.pos + 2);
         const text = this.src.slice(this.pos + 2, end === -1 ? undefined : end);
