@@ -3,7 +3,6 @@
  * a class (constructed with the PluginContext) or a factory (called with it, may be async).
  * Plugin authors never see tsyringe; the container only wires core's tokens.
  */
-import 'reflect-metadata';
 import type { DependencyContainer } from 'tsyringe';
 import { NutchError, errorMessage, isNutchError } from '../errors.js';
 import type { PluginContext } from './plugin-context.js';

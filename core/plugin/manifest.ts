@@ -5,15 +5,15 @@
  */
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { join, relative, resolve, isAbsolute, sep } from 'node:path';
-import { Ajv, type ErrorObject } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { NutchError } from '../errors.js';
 import { parseJsonText } from '../config/json-file.js';
 import type { PropertyDefinition } from '../config/property-types.js';
 import type { ExtensionDescriptor, PluginDescriptor, PluginSource } from './plugin-descriptor.js';
-import schema from './manifest.schema.json' with { type: 'json' };
+// manifest.schema.json compiled by ajv at build time (generate-schema-validators.ts), not at each start
+import { validate as generatedValidate } from './manifest-validator.generated.js';
 
-const ajv = new Ajv({ allErrors: true, strict: false, verbose: true });
-const validateManifest = ajv.compile(schema);
+const validateManifest = generatedValidate as ValidateFunction;
 
 export interface RawManifest {
   id?: string;

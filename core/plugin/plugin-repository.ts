@@ -3,9 +3,8 @@
  * instantiates extensions lazily — no plugin module is imported until one of its extensions is first
  * needed. One repository per crawler: instances, started plugins and containers are never shared.
  */
-import 'reflect-metadata';
 import { pathToFileURL } from 'node:url';
-import { container as rootContainer, type DependencyContainer } from 'tsyringe';
+import type { DependencyContainer } from 'tsyringe';
 import { NutchError, errorMessage, isNutchError } from '../errors.js';
 import type { Configuration } from '../config/configuration.js';
 import type { Logger } from '../log.js';
@@ -62,8 +61,9 @@ export class PluginRepository {
   private readonly byPoint = new Map<string, ExtensionDescriptor[]>();
   private readonly conf: Configuration;
   private readonly log: Logger;
-  private readonly container: DependencyContainer;
-  private readonly pluginContainers = new Map<string, DependencyContainer>();
+  /** Made when the first extension is instantiated: commands that only read manifests never load tsyringe. */
+  private container?: Promise<DependencyContainer>;
+  private readonly pluginContainers = new Map<string, Promise<DependencyContainer>>();
   private readonly pluginContexts = new Map<string, PluginContext>();
   private readonly modules = new Map<string, Promise<PluginModule>>();
   private readonly instances = new Map<string, Promise<unknown>>();
@@ -110,9 +110,18 @@ export class PluginRepository {
       }
     }
     this.registerExtensions();
-    this.container = rootContainer.createChildContainer();
-    this.container.register(CONFIGURATION, { useValue: opts.conf });
-    this.container.register(LOGGER, { useValue: opts.log });
+  }
+
+  private crawlerContainer(): Promise<DependencyContainer> {
+    this.container ??= (async () => {
+      await import('reflect-metadata');
+      const { container: root } = await import('tsyringe');
+      const c = root.createChildContainer();
+      c.register(CONFIGURATION, { useValue: this.conf });
+      c.register(LOGGER, { useValue: this.log });
+      return c;
+    })();
+    return this.container;
   }
 
   private registerExtensions(): void {
@@ -233,7 +242,7 @@ export class PluginRepository {
       );
     }
     const spec = this.points.get(ext.point)!;
-    return instantiate(this.pluginContainer(d), ext, impl, this.context(d, ext.parameters), spec.methods);
+    return instantiate(await this.pluginContainer(d), ext, impl, this.context(d, ext.parameters), spec.methods);
   }
 
   private context(d: PluginDescriptor, parameters: Record<string, string>): PluginContext {
@@ -259,11 +268,14 @@ export class PluginRepository {
     return ctx;
   }
 
-  private pluginContainer(d: PluginDescriptor): DependencyContainer {
+  private pluginContainer(d: PluginDescriptor): Promise<DependencyContainer> {
     let c = this.pluginContainers.get(d.id);
     if (!c) {
-      c = this.container.createChildContainer();
-      c.register(PLUGIN_CONTEXT, { useValue: this.pluginContext(d) });
+      c = this.crawlerContainer().then((parent) => {
+        const child = parent.createChildContainer();
+        child.register(PLUGIN_CONTEXT, { useValue: this.pluginContext(d) });
+        return child;
+      });
       this.pluginContainers.set(d.id, c);
     }
     return c;
@@ -352,7 +364,7 @@ export class PluginRepository {
       }
     }
     this.started.length = 0;
-    this.container.clearInstances();
+    (await this.container)?.clearInstances();
   }
 }
 

@@ -12,7 +12,8 @@
  * This is local scratch space, not a store, the same whatever the engine: stages use it to sort what
  * they read before writing through an update session.
  */
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { sqliteDriver } from './sqlite/open-database.js';
 import { compareUrls } from './url-order.js';
 
 /** A row: the sort key first, then the payload columns. */
@@ -68,7 +69,7 @@ export class ExternalSort {
     this.runSize = Math.max(1, opts.runSize ?? 4096);
     this.pageSize = Math.max(1, opts.pageSize ?? 512);
     this.memoryRows = Math.max(0, opts.memoryRows ?? 131_072);
-    this.db = new Database('');
+    this.db = new (sqliteDriver())('');
     this.db.pragma('journal_mode = OFF');
     this.db.pragma('synchronous = OFF');
     this.db.pragma(`cache_size = -${Math.max(2, opts.cacheMb ?? 16) * 1024}`);

@@ -5,12 +5,14 @@
  * remove, as Nutch's IndexWriters.mapDocument). Errors name the file and the JSON pointer.
  */
 import { readFileSync } from 'node:fs';
-import { Ajv, type ErrorObject } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { NutchError } from '../../errors.js';
 import { parseJsonText } from '../../config/json-file.js';
 import { isXmlFile, resolveConfFileOrXml } from '../../config/load-configuration.js';
 import { parseIndexWritersXml } from './index-writers-xml.js';
 import type { Configuration } from '../../config/configuration.js';
+// index-writers.schema.json compiled by ajv at build time (core/plugin/generate-schema-validators.ts)
+import { validate as generatedValidate } from './index-writers-validator.generated.js';
 
 export interface FieldMapping {
   /** source field -> destination fields (values appended). */
@@ -37,57 +39,7 @@ export interface IndexWritersConfig {
   writers: IndexWriterConfig[];
 }
 
-const fieldEntry = {
-  oneOf: [
-    { type: 'string', minLength: 1 },
-    {
-      type: 'object',
-      additionalProperties: false,
-      required: ['source'],
-      properties: {
-        source: { type: 'string', minLength: 1 },
-        dest: { oneOf: [{ type: 'string', minLength: 1 }, { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 } }] },
-      },
-    },
-  ],
-};
-
-const schema = {
-  type: 'object',
-  required: ['writers'],
-  additionalProperties: false,
-  properties: {
-    $comment: { type: 'string' },
-    $schema: { type: 'string' },
-    writers: {
-      type: 'array',
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['id'],
-        properties: {
-          $comment: { type: 'string' },
-          id: { type: 'string', minLength: 1 },
-          extension: { type: 'string', minLength: 1 },
-          class: { type: 'string', minLength: 1 },
-          parameters: { type: 'object', additionalProperties: { type: ['string', 'number', 'boolean'] } },
-          mapping: {
-            type: 'object',
-            additionalProperties: false,
-            properties: {
-              copy: { type: 'array', items: fieldEntry },
-              rename: { type: 'array', items: fieldEntry },
-              remove: { type: 'array', items: fieldEntry },
-            },
-          },
-        },
-      },
-    },
-  },
-} as const;
-
-const ajv = new Ajv({ allErrors: true, strict: false });
-const validate = ajv.compile(schema);
+const validate = generatedValidate as ValidateFunction;
 
 type RawEntry = string | { source: string; dest?: string | string[] };
 interface RawWriter {

@@ -128,13 +128,13 @@ export function formatStats(crawlDb: string, s: CrawlDbStats): string[] {
     `avg of fetch times:\t${javaDate(s.avgFetchTime)}`,
     `latest fetch time:\t${javaDate(Math.trunc(s.maxFetchTime / 60_000) * 60_000)}`,
   );
-  for (const r of Object.keys(s.retries).map(Number).sort((a, b) => String(a).localeCompare(String(b)))) out.push(`retry ${r}:\t${s.retries[r]}`);
+  for (const r of Object.keys(s.retries).map(Number).sort(byText)) out.push(`retry ${r}:\t${s.retries[r]}`);
   if (s.nanScores) out.push(`score == NaN:\t${s.nanScores}`);
   for (const [q, v] of s.quantiles) out.push(`score quantile ${q}:\t${v}`);
   if (Number.isFinite(s.minScore)) {
     out.push(`min score:\t${javaFloat(s.minScore)}`, `avg score:\t${javaFloat(s.avgScore)}`, `max score:\t${javaFloat(s.maxScore)}`);
   }
-  for (const code of Object.keys(s.status).map(Number).sort((a, b) => String(a).localeCompare(String(b)))) {
+  for (const code of Object.keys(s.status).map(Number).sort(byText)) {
     out.push(`status ${code} (${statusName(code)}):\t${s.status[code]}`);
     const hosts = s.statusByHost?.[code];
     if (hosts) for (const h of Object.keys(hosts).sort()) out.push(`   ${h} :\t${hosts[h]}`);
@@ -153,4 +153,11 @@ export function statsToJson(crawlDb: string, s: CrawlDbStats): Record<string, un
     score: Number.isFinite(s.minScore) ? { min: s.minScore, avg: s.avgScore, max: s.maxScore, nan: s.nanScores, quantiles: Object.fromEntries(s.quantiles.map(([q, v]) => [String(q), v])) } : null,
     status: Object.fromEntries(Object.entries(s.status).map(([code, count]) => [statusName(Number(code)), { code: Number(code), count, ...(s.statusByHost?.[Number(code)] ? { hosts: s.statusByHost[Number(code)] } : {}) }])),
   };
+}
+
+/** Numbers in the order of their decimal text, as before, without starting ICU's collator (start-up cost). */
+function byText(a: number, b: number): number {
+  const x = String(a);
+  const y = String(b);
+  return x < y ? -1 : x > y ? 1 : 0;
 }

@@ -7,7 +7,6 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
 
 export type CopyType = 'text' | 'bytea' | 'int2' | 'int4' | 'int8' | 'float8' | 'bool';
 export type CopyValue = string | number | boolean | Uint8Array | null;
@@ -101,6 +100,8 @@ export class CopyEncoder {
 
 /** COPYs encoded chunks into `table (columns)` on the caller's client (inside its transaction, if any). */
 export async function copyChunks(client: pg.PoolClient | pg.Client, table: string, columns: readonly string[], chunks: readonly Buffer[]): Promise<void> {
+  // loaded at the first COPY, not at start-up (see pg-target.ts)
+  const { from: copyFrom } = await import('pg-copy-streams');
   const sink = client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN (FORMAT binary)`));
   await pipeline(Readable.from(chunks), sink);
 }

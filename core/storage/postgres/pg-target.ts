@@ -3,8 +3,9 @@
  * nutch-ts tables in a PostgreSQL schema of their own (several crawls in one database); it is read
  * here and never sent to the server as a connection parameter.
  */
+import { createRequire } from 'node:module';
 import os from 'node:os';
-import pg from 'pg';
+import type pg from 'pg';
 import { NutchError } from '../../errors.js';
 import { redactStorageUrl } from '../storage-url.js';
 
@@ -40,8 +41,13 @@ export function applicationName(): string {
   return `nutch-ts ${os.hostname()}:${process.pid}`.slice(0, 63);
 }
 
+// The driver is loaded when the first pool is made, not when the engine module is: every command
+// imports the engine chooser, and loading pg cost a SQLite-only start-up ~0.1 CPU-s.
+const requireFromHere = createRequire(import.meta.url);
+
 export function createPool(target: PgTarget, max: number, onIdleError: (err: Error) => void): pg.Pool {
-  const pool = new pg.Pool({
+  const { Pool } = requireFromHere('pg') as typeof pg;
+  const pool = new Pool({
     connectionString: target.connectionString,
     max,
     application_name: applicationName(),

@@ -3,13 +3,23 @@
  * about a damaged or foreign file into NUTCH_STORAGE_CORRUPT naming the file (nothing is overwritten).
  */
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { NutchError } from '../../errors.js';
 import { makeDirectory } from './make-directory.js';
 import { diskError, isDiskError } from './disk-error.js';
 
 export type SqliteDatabase = Database.Database;
+
+// The driver (a native addon) is loaded by the first open, not at start-up: commands that never open
+// a store (showproperties, plugin, the checkers) do not pay for it.
+const requireFromHere = createRequire(import.meta.url);
+let driver: typeof Database | undefined;
+export function sqliteDriver(): typeof Database {
+  driver ??= requireFromHere('better-sqlite3') as typeof Database;
+  return driver;
+}
 
 export interface OpenOptions {
   /** Create the file (and its directory) when missing. */
@@ -52,7 +62,7 @@ export function openDatabase(file: string, opts: OpenOptions = {}): SqliteDataba
   if (opts.create) makeDirectory(path.dirname(file));
   let db: SqliteDatabase | undefined;
   try {
-    db = new Database(file, { readonly: opts.readonly ?? false, fileMustExist: !opts.create });
+    db = new (sqliteDriver())(file, { readonly: opts.readonly ?? false, fileMustExist: !opts.create });
     // Reading the schema forces SQLite to look at the header: a foreign file fails here, not later.
     db.prepare('SELECT count(*) FROM sqlite_master').get();
     if (!opts.readonly) {
