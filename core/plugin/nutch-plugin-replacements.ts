@@ -47,7 +47,6 @@ const rows: NutchPluginReplacement[] = [
   { id: 'index-jexl-filter', javaPackage: 'org.apache.nutch.indexer.jexl', advice: 'write an IndexingFilter plugin (docs/plugins.md)' },
   { id: 'tld', javaPackage: 'org.apache.nutch.indexer.tld', advice: 'not available' },
   // URL filters and normalizers
-  { id: 'urlfilter-automaton', javaPackage: 'org.apache.nutch.urlfilter.automaton', advice: 'use urlfilter-regex (regex-urlfilter.txt takes the same +/- rules) or urlfilter-fast' },
   // Scoring
   { id: 'scoring-link', javaPackage: 'org.apache.nutch.scoring.link', advice: 'LinkRank (webgraph) is not available; scoring-opic scores pages' },
   { id: 'scoring-similarity', javaPackage: 'org.apache.nutch.scoring.similarity', advice: 'not available' },

@@ -74,7 +74,7 @@ test('plugin.includes.add enables one more plugin without copying the default li
 test('an order list naming a Nutch class nutch-ts lacks says which Nutch plugin it is and what to use', (t) => {
   const ctx = fixtureContext(t, {
     includeBuiltins: true,
-    config: { 'urlfilter.order': 'org.apache.nutch.urlfilter.automaton.AutomatonURLFilter org.apache.nutch.urlfilter.regex.RegexURLFilter' },
+    config: { 'indexingfilter.order': 'org.apache.nutch.indexer.jexl.JexlIndexingFilter org.apache.nutch.indexer.basic.BasicIndexingFilter' },
   });
-  assert.match(ctx.plugins.whyUnavailable('org.apache.nutch.urlfilter.automaton.AutomatonURLFilter'), /Nutch's urlfilter-automaton, which nutch-ts does not have: use urlfilter-regex/);
+  assert.match(ctx.plugins.whyUnavailable('org.apache.nutch.indexer.jexl.JexlIndexingFilter'), /Nutch's index-jexl-filter, which nutch-ts does not have: write an IndexingFilter plugin/);
 });
