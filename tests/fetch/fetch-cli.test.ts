@@ -6,7 +6,7 @@ import { startTestWeb } from '../web/test-web.js';
 import { runNutch } from '../helpers/cli.js';
 import { fetchContext, generateSegment, readPart } from './fetch-helpers.js';
 import { tempDir } from '../helpers/temp-dir.js';
-import { storageDefine } from '../helpers/test-storage.js';
+import { storageArgs, storageDefine } from '../helpers/test-storage.js';
 
 test('nutch fetch <segment> -threads N', async (t) => {
   const web = await startTestWeb({ hosts: 2, pagesPerHost: 3, linksPerPage: 1 });
@@ -14,7 +14,7 @@ test('nutch fetch <segment> -threads N', async (t) => {
   const ctx = fetchContext(t);
   const seg = await generateSegment(ctx, [web.allUrls()]);
   const cwd = tempDir(t);
-  const defines = ['-D', 'http.agent.name=CliBot', '-D', 'fetcher.server.delay=0', '-D', 'plugin.includes=protocol-http'];
+  const defines = ['-D', 'http.agent.name=CliBot', '-D', 'fetcher.server.delay=0', '-D', 'plugin.includes=protocol-http', ...storageArgs(ctx)];
   const r = await runNutch(['fetch', ...defines, seg, '-threads', '3'], { cwd });
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stderr, /fetch: done in .* success=6/);
@@ -23,7 +23,7 @@ test('nutch fetch <segment> -threads N', async (t) => {
   const again = await runNutch(['fetch', ...defines, seg], { cwd });
   assert.equal(again.code, 3, 'already fetched');
   assert.match(again.stderr, /already fetched/);
-  const noAgent = await runNutch(['fetch', seg], { cwd });
+  const noAgent = await runNutch(['fetch', seg, ...storageArgs(ctx)], { cwd });
   assert.notEqual(noAgent.code, 0);
   assert.match(noAgent.stderr, /http\.agent\.name/);
   assert.equal((await runNutch(['fetch'], { cwd })).code, 2);

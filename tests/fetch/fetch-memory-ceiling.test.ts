@@ -10,6 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startTestWeb } from '../web/test-web.js';
 import { spawnNutch } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { sqliteOnly, storageArgs } from '../helpers/test-storage.js';
 import { statusName } from '../../core/model/crawl-datum.js';
 import { fetchContext, generateSegment, readPart } from './fetch-helpers.js';
 
@@ -33,7 +34,7 @@ const reportRss = pathToFileURL(fileURLToPath(new URL('../helpers/report-max-rss
     const seg = await generateSegment(ctx, [Object.values(urls)]);
     const cwd = tempDir(t);
     const r = await spawnNutch(['fetch', '-D', 'http.agent.name=CeilingBot', '-D', 'fetcher.server.delay=0', '-D', 'plugin.includes=protocol-http',
-      '-D', `http.content.limit=${limit}`, '-D', `fetcher.content.ceiling=${CEILING}`, '-D', 'http.time.limit=60', seg, '-threads', '4'],
+      '-D', `http.content.limit=${limit}`, '-D', `fetcher.content.ceiling=${CEILING}`, '-D', 'http.time.limit=60', ...storageArgs(ctx), seg, '-threads', '4'],
     { cwd, env: { NUTCH_CONF_DIR: cwd, NODE_OPTIONS: `--import=${reportRss}` } });
     assert.equal(r.code, 0, r.stderr);
     const recs = new Map((await readPart(ctx, seg, 'crawl_fetch')).map((x) => [x.url, x.value]));
@@ -83,7 +84,7 @@ test('http.time.limit stops a never-ending body even with http.content.limit=-1;
   assert.ok(stored!.value.content.length > 0 && stored!.value.content.length < CEILING);
 });
 
-test('a segment write that fails stops the fetch with a storage error, not a protocol failure; a re-run resumes', async (t) => {
+test('a segment write that fails stops the fetch with a storage error, not a protocol failure; a re-run resumes', sqliteOnly('the write is broken through SQLite\'s rollback journal; on PostgreSQL the server stopped mid-session is tests/storage/postgres-engine.test.ts'), async (t) => {
   const { fetch } = await import('../../core/crawl/fetch/fetcher.js');
   const { mkdirSync, rmSync, readdirSync } = await import('node:fs');
   const { join } = await import('node:path');

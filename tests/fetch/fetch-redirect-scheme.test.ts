@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startTestWeb } from '../web/test-web.js';
 import { runNutch } from '../helpers/cli.js';
+import { storageArgs } from '../helpers/test-storage.js';
 import { tempDir, writeFile } from '../helpers/temp-dir.js';
 import { fetchContext, generateSegment, readPart } from './fetch-helpers.js';
 
@@ -19,7 +20,7 @@ for (const max of ['2', '0']) {
     const seg = await generateSegment(ctx, [[redirect]]);
     const cwd = tempDir(t);
     const r = await runNutch(['fetch', '-D', 'http.agent.name=x', '-D', 'fetcher.server.delay=0', '-D', 'plugin.includes=protocol-(http|file)',
-      '-D', `http.redirect.max=${max}`, seg], { cwd });
+      '-D', `http.redirect.max=${max}`, ...storageArgs(ctx), seg], { cwd });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /redirect_scheme_refused=1/);
     const fetched = await readPart(ctx, seg, 'crawl_fetch');

@@ -6,6 +6,7 @@ import { startTestWeb } from '../web/test-web.js';
 import { fetch } from '../../core/crawl/fetch/fetcher.js';
 import { fetchContext, generateSegment, readPart } from './fetch-helpers.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { storageDefine } from '../helpers/test-storage.js';
 
 const child = fileURLToPath(new URL('./fetch-child.ts', import.meta.url));
 
@@ -15,7 +16,9 @@ test('resume: a fetch killed with SIGKILL resumes on the same segment, skipping 
   const defines = { 'http.agent.name': 'TestBot', 'plugin.includes': 'protocol-http', 'fetcher.server.delay': '0.01', 'storage.batch.size': '2' };
   const ctx = fetchContext(t, defines);
   const seg = await generateSegment(ctx, [web.allUrls()]);
-  const proc = spawn(process.execPath, ['--import', 'tsx', child, seg, tempDir(t), JSON.stringify(defines)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // the child opens the context's stores (its storage.url on PostgreSQL)
+  const childDefines = { ...defines, ...Object.fromEntries(storageDefine(ctx).map((d) => d.split(/=(.*)/s).slice(0, 2))) };
+  const proc = spawn(process.execPath, ['--import', 'tsx', child, seg, tempDir(t), JSON.stringify(childDefines)], { stdio: ['ignore', 'pipe', 'pipe'] });
   let pages = 0;
   let stderr = '';
   proc.stderr.on('data', (d) => (stderr += d));

@@ -5,6 +5,7 @@ import { createServer, type Server } from 'node:http';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { runNutch } from '../helpers/cli.js';
+import { storageArgs } from '../helpers/test-storage.js';
 import { tempDir, writeFile } from '../helpers/temp-dir.js';
 import { fetchContext, generateSegment, readPart } from './fetch-helpers.js';
 import { statusName } from '../../core/model/crawl-datum.js';
@@ -31,7 +32,7 @@ test('nutch fetch: robots.txt redirecting to a filtered host is not followed; th
   const seg = await generateSegment(ctx, [[`${site}/page.html`]]);
   const cwd = tempDir(t);
   writeFile(join(cwd, 'regex-urlfilter.txt'), `-^${forbidden.replace(/\./g, '\\.')}/\n+.\n`);
-  const r = await runNutch(['fetch', '-D', 'http.agent.name=x', '-D', 'fetcher.server.delay=0', '-D', 'plugin.includes=protocol-http|urlfilter-regex', seg], { cwd });
+  const r = await runNutch(['fetch', '-D', 'http.agent.name=x', '-D', 'fetcher.server.delay=0', '-D', 'plugin.includes=protocol-http|urlfilter-regex', ...storageArgs(ctx), seg], { cwd });
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(forbiddenHits, [], 'no request reached the host the filters reject');
   const [rec] = await readPart(ctx, seg, 'crawl_fetch');

@@ -9,14 +9,27 @@ import { testStorageUrl } from './test-storage.js';
 
 export type TestNutchContext = NutchContext & { log: MemoryLogger };
 
+/**
+ * The directory whose PostgreSQL schema the contexts of one test share when they are given no cwd
+ * (or are built by a helper that asks for it): the first such context's. On SQLite two contexts of a
+ * test open the same store files by absolute path; on PostgreSQL they must share a schema for that.
+ */
+const firstDirOfTest = new WeakMap<object, string>();
+
+export function sharedStorageDir(t: object, dir: string): string {
+  if (!firstDirOfTest.has(t)) firstDirOfTest.set(t, dir);
+  return firstDirOfTest.get(t)!;
+}
+
 export function fixtureContext(
   t: { after(fn: () => void | Promise<void>): void },
   opts: CreateContextOptions = {},
+  storageDir?: string,
 ): TestNutchContext {
   const confDir = opts.cwd ?? tempDir(t);
   const log = createMemoryLogger();
   // NUTCH_TEST_STORAGE=postgres runs every stage test on PostgreSQL (tests/helpers/test-storage.ts)
-  const storageUrl = opts.storage ? '' : testStorageUrl(confDir);
+  const storageUrl = opts.storage ? '' : testStorageUrl(storageDir ?? (opts.cwd ?? sharedStorageDir(t, confDir)));
   const config = storageUrl ? { 'storage.url': storageUrl, ...opts.config } : opts.config;
   const ctx = createContext({ includeBuiltins: false, cwd: confDir, root: confDir, env: { NUTCH_CONF_DIR: confDir }, logger: log, ...opts, ...(config ? { config } : {}) });
   t.after(() => ctx.close());

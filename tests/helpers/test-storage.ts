@@ -41,6 +41,11 @@ export function storageDefine(ctx: { conf: { getString(key: string, dflt?: strin
   return url ? [`storage.url=${url}`] : [];
 }
 
+/** `-D storage.url=…` for a CLI run in another directory that must open the same stores as `ctx` (nothing on the embedded engine). */
+export function storageArgs(ctx: { conf: { getString(key: string, dflt?: string): string } }): string[] {
+  return storageDefine(ctx).flatMap((d) => ['-D', d]);
+}
+
 /** Fails unless the CrawlDb's writer lock is free (a session can begin), on either engine. */
 export async function assertUnlocked(ctx: { storage: { openCrawlDb(p: string): Promise<{ beginUpdate(): Promise<{ abort(): Promise<void> }>; close(): Promise<void> }> } }, crawlDb: string): Promise<void> {
   const db = await ctx.storage.openCrawlDb(crawlDb);

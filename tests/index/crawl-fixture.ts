@@ -10,7 +10,7 @@ import type { Metadata } from '../../core/model/metadata.js';
 import type { Inlink } from '../../core/model/inlinks.js';
 import type { SegmentPartName } from '../../core/storage/interfaces.js';
 import type { NutchContext } from '../../core/crawl/context.js';
-import { fixtureContext, type TestNutchContext } from '../helpers/context.js';
+import { fixtureContext, sharedStorageDir, type TestNutchContext } from '../helpers/context.js';
 import { tempDir, writeFile } from '../helpers/temp-dir.js';
 
 export interface PageSpec {
@@ -83,7 +83,8 @@ export const INDEX_PLUGINS = 'index-(basic|anchor|more|metadata|static)|indexer-
 export function indexContext(t: { after(fn: () => unknown): void }, writers: unknown, defines: Record<string, string> = {}, pluginFolders: string[] = []): TestNutchContext & { confDir: string } {
   const confDir = tempDir(t as never);
   writeFile(join(confDir, 'index-writers.json'), writers as object);
-  const ctx = fixtureContext(t as never, { includeBuiltins: true, cwd: confDir, pluginFolders, defines: { 'plugin.includes': INDEX_PLUGINS, ...defines } });
+  // the index contexts of one test share their stores (their conf dirs differ: each its own index-writers.json)
+  const ctx = fixtureContext(t as never, { includeBuiltins: true, cwd: confDir, pluginFolders, defines: { 'plugin.includes': INDEX_PLUGINS, ...defines } }, sharedStorageDir(t, confDir));
   return Object.assign(ctx, { confDir });
 }
 

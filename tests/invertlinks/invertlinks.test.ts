@@ -110,8 +110,10 @@ test('readlinkdb -dump writes Nutch\'s text layout (and JSON), -regex filters, -
 });
 
 test('CLI: nutch invertlinks -dir, then nutch readlinkdb -url', async (t) => {
-  const { dir, ctx, segmentsDir } = setup(t);
-  await writeSegment(ctx.storage, segmentsDir, '20240101000000', { pages });
+  // the context works in the CLI's directory, so both name the stores alike on every engine
+  const dir = tempDir(t);
+  const { ctx } = setup(t, {}, { cwd: dir });
+  await writeSegment(ctx.storage, path.join(dir, 'segments'), '20240101000000', { pages });
   const inv = await runNutch(['invertlinks', 'crawl/linkdb', '-dir', 'segments'], { cwd: dir });
   assert.equal(inv.code, 0, inv.stderr);
   assert.match(inv.stdout, /links_inverted=3/);

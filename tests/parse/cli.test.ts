@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { runNutch } from '../helpers/cli.js';
 import { tempDir, writeFile } from '../helpers/temp-dir.js';
+import { testStorageConfig } from '../helpers/test-storage.js';
 import { createContext } from '../../core/crawl/context.js';
 import { silentLogger } from '../../core/log.js';
 import { createContent } from '../../core/model/content.js';
@@ -95,7 +96,7 @@ test('parsechecker: file: URLs and stdin mode', async (t) => {
 
 test('nutch parse: parses a segment, refuses to parse it twice (exit 1), -force parses again', async (t) => {
   const cwd = confDir(t);
-  const ctx = createContext({ cwd, env: { NUTCH_CONF_DIR: cwd }, logger: silentLogger });
+  const ctx = createContext({ cwd, env: { NUTCH_CONF_DIR: cwd }, logger: silentLogger, config: testStorageConfig(cwd) });
   const seg = await ctx.storage.createSegment(join(cwd, 'crawl', 'segments'), '20260102030405');
   const w = await seg.openWriter('content', 0, { totalPartitions: 1 });
   const metadata = { _fst_: ['33'] }; // fetch_success, as the fetcher records it

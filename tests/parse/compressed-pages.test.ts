@@ -12,6 +12,7 @@ import { createNutch } from '../../sdk/create-nutch.js';
 import { createMemoryLogger } from '../../core/log.js';
 import { runNutch } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { testStorageConfig } from '../helpers/test-storage.js';
 
 const TINY = '<html><body><a href="/b">b</a></body></html>';
 const ENCODERS: Record<string, (b: Buffer) => Buffer> = { gzip: gzipSync, deflate: deflateSync, br: brotliCompressSync };
@@ -31,7 +32,7 @@ test('nutch parse: tiny gzip, deflate and br pages are parsed, not skipped as tr
   t.after(() => srv.close());
   const base = `http://127.0.0.1:${(srv.address() as { port: number }).port}`;
   const cwd = tempDir(t);
-  const nutch = await createNutch({ cwd, logger: createMemoryLogger(), config: { 'http.agent.name': 'x' } });
+  const nutch = await createNutch({ cwd, logger: createMemoryLogger(), config: { 'http.agent.name': 'x', ...testStorageConfig(cwd) } });
   let segment: string;
   try {
     await nutch.inject(Object.keys(ENCODERS).map((k) => `${base}/${k}.html`));

@@ -8,8 +8,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { fixtureContext } from '../helpers/context.js';
 import { runNutch, spawnNutch } from '../helpers/cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { startTestWeb, type TestWebFile } from '../web/test-web.js';
@@ -98,7 +99,7 @@ test('nutch crawl -i over PDF, Office, OpenDocument, EPUB, RTF and XML: search f
   }
 
   // readseg -dump: each bad document's parse status carries the reason and its URL.
-  const segment = readdirSync(join(cwd, 'crawl', 'segments'))[0]!;
+  const segment = basename((await fixtureContext(t, { cwd }).storage.listSegments(join(cwd, 'crawl', 'segments')))[0]!);
   const dump = await runNutch(['readseg', '-dump', join('crawl', 'segments', segment), 'out', '-nocontent', '-noparsetext'], { cwd });
   assert.equal(dump.code, 0, dump.stderr);
   const dumped = readFileSync(join(cwd, 'out', 'dump'), 'utf8');

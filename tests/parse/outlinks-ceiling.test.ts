@@ -8,7 +8,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { once } from 'node:events';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { fixtureContext } from '../helpers/context.js';
 import { runNutch } from '../helpers/cli.js';
 import { tempDir, writeFile } from '../helpers/temp-dir.js';
 
@@ -39,7 +40,8 @@ test('a page over parser.outlinks.ceiling: the first links kept, the rest counte
   };
   await run(['inject', 'crawl/crawldb', 'urls']);
   await run(['generate', 'crawl/crawldb', 'crawl/segments']);
-  const segment = join('crawl', 'segments', (await import('node:fs')).readdirSync(join(cwd, 'crawl', 'segments')).find((n) => /^\d{14}$/.test(n))!);
+  const [generated] = await fixtureContext(t, { cwd }).storage.listSegments(join(cwd, 'crawl', 'segments'));
+  const segment = join('crawl', 'segments', basename(generated!));
   await run(['fetch', segment]);
   const parsed = await run(['parse', segment]);
   // html: 600 real links (the empty <a></a> are no links, over the ceiling or not) → 400 over; text: 400 over

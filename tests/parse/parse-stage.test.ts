@@ -1,6 +1,6 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fixtureContext, type TestNutchContext } from '../helpers/context.js';
@@ -162,7 +162,7 @@ test('parse stage: a segment without content is an error naming it; a failed par
   const seg = await ctx.storage.openSegment(segPath);
   const [data] = await readAll(seg, 'parse_data');
   assert.equal(data!.value.status.majorCode, ParseStatusCode.FAILED);
-  assert.ok(existsSync(join(segPath, 'parse_data', '_SUCCESS')));
+  assert.ok(await seg.isComplete('parse_data'), 'parse_data complete (_SUCCESS)');
   await seg.close();
 });
 
@@ -193,7 +193,9 @@ test('parse stage: a parse plugin whose start() throws fails the stage before an
   });
   const segPath = await segmentWith(ctx, t, [[html('http://a.example/', '<p>x</p>')]]);
   await assert.rejects(parse(ctx, { segment: segPath }), (err: { code?: string; message: string }) => err.code === 'NUTCH_PLUGIN_START_FAILED' && /parse-start-fails/.test(err.message));
-  for (const part of ['parse_text', 'parse_data', 'crawl_parse']) assert.equal(existsSync(join(segPath, part)), false, `${part} not written`);
+  const seg = await ctx.storage.openSegment(segPath);
+  for (const part of ['parse_text', 'parse_data', 'crawl_parse'] as const) assert.equal(await seg.hasPart(part), false, `${part} not written`);
+  await seg.close();
 });
 
 test('parse-plugins.json: a bad shape is an error naming the file and the JSON pointer', async (t) => {

@@ -6,6 +6,7 @@ import { readdb } from '../../core/crawl/readdb/readdb.js';
 import { datumToString, javaDate, javaFloat, secondsToDaysHMS } from '../../core/crawl/readdb/datum-format.js';
 import { createCrawlDatum, type CrawlDatum } from '../../core/model/crawl-datum.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { sqliteOnly } from '../helpers/test-storage.js';
 import { collect } from '../storage/storage-helpers.js';
 import { stageContext } from '../storage/stage-context.js';
 import type { NutchContext } from '../../core/crawl/context.js';
@@ -142,10 +143,15 @@ test('-topN N out [min]: best scores first, min skips low scores', async (t) => 
   assert.equal(c.topN, 3);
 });
 
-test('a missing or damaged CrawlDb is a clear error', async (t) => {
+test('a missing CrawlDb is a clear error', async (t) => {
   const dir = tempDir(t);
   const ctx = stageContext(t);
   await assert.rejects(readdb(ctx, { crawlDb: path.join(dir, 'none'), stats: true }), { code: 'NUTCH_STORAGE_NOT_FOUND' });
+});
+
+test('a damaged CrawlDb is a clear error', sqliteOnly('damages the CrawlDb\'s SQLite file'), async (t) => {
+  const dir = tempDir(t);
+  const ctx = stageContext(t);
   fs.mkdirSync(path.join(dir, 'bad', 'current'), { recursive: true });
   fs.writeFileSync(path.join(dir, 'bad', 'current', 'part-00000'), 'garbage'.repeat(1000));
   await assert.rejects(readdb(ctx, { crawlDb: path.join(dir, 'bad'), stats: true }), { code: 'NUTCH_STORAGE_CORRUPT' });

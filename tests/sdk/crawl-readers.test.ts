@@ -11,13 +11,14 @@ import { createMemoryLogger } from '../../core/log.js';
 import { CrawlStatus } from '../../core/model/crawl-datum.js';
 import { startTestWeb } from '../web/test-web.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { testStorageConfig } from '../helpers/test-storage.js';
 import { runNutch } from '../helpers/cli.js';
 
 test('crawlDb, linkDb and segments read what the crawl wrote, as the CLI readers do', async (t) => {
   const web = await startTestWeb({ hosts: 2, pagesPerHost: 6, linksPerPage: 3, seed: 3, robots: true });
   t.after(() => web.close());
   const cwd = tempDir(t);
-  const nutch = await createNutch({ cwd, config: { 'http.agent.name': 'readers-test', 'fetcher.server.delay': 0.01 }, logger: createMemoryLogger() });
+  const nutch = await createNutch({ cwd, config: { 'http.agent.name': 'readers-test', 'fetcher.server.delay': 0.01, ...testStorageConfig(cwd) }, logger: createMemoryLogger() });
   try {
     await nutch.crawl({ seeds: web.seeds, rounds: 2, index: false }).result;
 
@@ -87,7 +88,7 @@ test('crawlDb, linkDb and segments read what the crawl wrote, as the CLI readers
 
 test('reading a CrawlDb or LinkDb that does not exist names it', async (t) => {
   const cwd = tempDir(t);
-  const nutch = await createNutch({ cwd, config: { 'http.agent.name': 'readers-test' }, logger: createMemoryLogger() });
+  const nutch = await createNutch({ cwd, config: { 'http.agent.name': 'readers-test', ...testStorageConfig(cwd) }, logger: createMemoryLogger() });
   try {
     await assert.rejects(nutch.crawlDb.stats(), (e: { code?: string; message: string }) => e.code === 'NUTCH_STORAGE_NOT_FOUND' && e.message.includes(join(cwd, 'crawl', 'crawldb')));
     await assert.rejects(nutch.linkDb.get('http://x/'), (e: { code?: string; message: string }) => e.code === 'NUTCH_STORAGE_NOT_FOUND' && e.message.includes('linkdb'));

@@ -35,9 +35,9 @@ function view(db: Map<string, CrawlDatum>): Record<string, string> {
   return Object.fromEntries([...db].map(([u, d]) => [u, `${d.status}|${d.score.toFixed(6)}|${d.signature ? [...d.signature].join('.') : '-'}|${d.retries}`]));
 }
 
-function runChild(confDir: string, crawlDb: string, segment: string, killAt: string, middleDone: number): Promise<{ lines: string[]; signal: string | null }> {
+function runChild(confDir: string, crawlDb: string, segment: string, killAt: string, middleDone: number, storageUrl: string): Promise<{ lines: string[]; signal: string | null }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), CHILD, confDir, crawlDb, segment, killAt, String(middleDone)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), CHILD, confDir, crawlDb, segment, killAt, String(middleDone), storageUrl], { stdio: ['ignore', 'pipe', 'pipe'] });
     const lines: string[] = [];
     let buf = '';
     let stderr = '';
@@ -72,7 +72,7 @@ for (const killAt of ['first', 'middle', 'commit'] as const) {
     const before = view(await readCrawlDb(ctx.storage, crawlDb));
 
     const totalWrites = PAGES + PAGES * LINKS;
-    const { lines, signal } = await runChild(dir, crawlDb, segment, killAt, Math.floor(totalWrites / 2));
+    const { lines, signal } = await runChild(dir, crawlDb, segment, killAt, Math.floor(totalWrites / 2), ctx.conf.getString('storage.url', ''));
     assert.equal(signal, 'SIGKILL', `killed (child said: ${lines.slice(-3).join(' | ')})`);
     assert.ok(!lines.includes('finished'));
     const reports = lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { merging: boolean; total: number | null });
