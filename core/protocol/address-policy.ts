@@ -25,6 +25,9 @@ export const ADDRESS_PRESETS: Record<string, string[]> = {
   metadata: ['169.254.169.254/32', 'fd00:ec2::254/128', '100.100.100.200/32'],
 };
 
+/** Resolves a host name to all its addresses (dns.lookup with `all: true`); replaceable to test DNS rebinding. */
+export type AddressResolver = (hostname: string, options: LookupOptions & { all: true }, callback: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+
 interface Rule {
   name: string;
   list: BlockList;
@@ -58,14 +61,14 @@ export function bareHost(hostname: string): string {
 }
 
 export class AddressPolicy {
-  private constructor(private readonly deny: Rule[], private readonly allow: Rule[]) {}
+  private constructor(private readonly deny: Rule[], private readonly allow: Rule[], private readonly resolve: AddressResolver) {}
 
-  /** The policy of the configuration, or null when nothing is denied. */
-  static fromConf(conf: Configuration): AddressPolicy | null {
+  /** The policy of the configuration, or null when nothing is denied. `resolve` defaults to dns.lookup. */
+  static fromConf(conf: Configuration, resolve: AddressResolver = dnsLookup): AddressPolicy | null {
     const deny = conf.getStrings(ADDRESS_DENY_PROPERTY).flatMap((s) => s.split(/[\s,]+/)).filter(Boolean);
     if (deny.length === 0) return null;
     const allow = conf.getStrings(ADDRESS_ALLOW_PROPERTY).flatMap((s) => s.split(/[\s,]+/)).filter(Boolean);
-    return new AddressPolicy(deny.map((e) => ruleFor(e, ADDRESS_DENY_PROPERTY)), allow.map((e) => ruleFor(e, ADDRESS_ALLOW_PROPERTY)));
+    return new AddressPolicy(deny.map((e) => ruleFor(e, ADDRESS_DENY_PROPERTY)), allow.map((e) => ruleFor(e, ADDRESS_ALLOW_PROPERTY)), resolve);
   }
 
   /** The deny entry that refuses this IP address, or null when it may be connected to. */
@@ -88,7 +91,7 @@ export class AddressPolicy {
    * is left the lookup fails with NUTCH_ADDRESS_DENIED.
    */
   readonly lookup = (hostname: string, options: LookupOptions, callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void): void => {
-    dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
+    this.resolve(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, '');
       const allowed = addresses.filter((a) => this.deniedBy(a.address) === null);
       if (allowed.length === 0) {
