@@ -39,3 +39,14 @@ test('any order is correct: beyond the window a point lookup answers, memory sta
   assert.ok(lookups.length > 0);
   assert.equal(await j.take('zzz'), undefined);
 });
+
+test('find() answers a URL the part most likely lacks without reading ahead, so the stream stays in step', async () => {
+  const urls = Array.from({ length: 30 }, (_, i) => `u${i}`);
+  const { j, lookups } = join(urls, 5);
+  for (let i = 0; i < 30; i++) {
+    assert.equal(await j.find(`failed${i}`), undefined, 'a page that was not fetched: one point lookup');
+    assert.equal(await j.take(`u${i}`), `v:u${i}`);
+  }
+  assert.equal(lookups.length, 30, 'only the finds looked up; every take matched from the stream');
+  assert.equal(await j.find('u5'), 'v:u5', 'a record that is there is still found');
+});

@@ -48,6 +48,23 @@ export class LookaheadJoin<V> {
     return this.lookup(url);
   }
 
+  /**
+   * As take(), but never reads ahead: for a URL the part most likely lacks (a page that was not
+   * fetched successfully has no parse). Reading ahead for it would fill the window with records
+   * read out of turn — the whole window, each time, on a segment with many 404s — and once the
+   * window overflows, every later miss becomes a point lookup.
+   */
+  async find(url: string): Promise<V | undefined> {
+    const hit = this.pending.get(url);
+    if (hit !== undefined) {
+      this.pending.delete(url);
+      return hit;
+    }
+    if (this.done && !this.evicted) return undefined;
+    this.lookups++;
+    return this.lookup(url);
+  }
+
   async close(): Promise<void> {
     this.pending.clear();
     await this.stream.return?.();

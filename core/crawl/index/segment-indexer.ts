@@ -34,7 +34,7 @@ export interface SegmentIndexerOptions {
   rewrite: UrlRewrite | null;
 }
 
-type Take<V> = Pick<LookaheadJoin<V>, 'take'>;
+type Take<V> = Pick<LookaheadJoin<V>, 'take' | 'find'>;
 
 function last<V>(list: V[]): V | undefined {
   return list.length ? list[list.length - 1] : undefined;
@@ -83,7 +83,10 @@ export class SegmentIndexer {
    */
   private async indexSubDocuments(segment: Segment): Promise<void> {
     const { batchSize } = this.o;
-    const direct = <P extends 'parse_data' | 'parse_text' | 'content'>(part: P) => ({ take: async (url: string) => last(await segment.get(part, url)) });
+    const direct = <P extends 'parse_data' | 'parse_text' | 'content'>(part: P) => {
+      const take = async (url: string) => last(await segment.get(part, url));
+      return { take, find: take };
+    };
     let batch: Keyed<CrawlDatum>[] = [];
     const flush = async () => {
       const fetched = await Promise.all(batch.map(async (r) => (await segment.get('crawl_fetch', r.url)).length > 0));
@@ -110,8 +113,10 @@ export class SegmentIndexer {
     const dbData = await this.crawlDb.getMany(urls);
     const inlinks = await this.inlinksOf(urls);
     for (const { url, value: fetched } of batch) {
-      const parseData = (await data.take(url)) ?? null;
-      const parseText = (await text.take(url)) ?? null;
+      // parse skips what was not fetched successfully (ParseSegment): no read-ahead for those pages
+      const parsed = fetched.status === CrawlStatus.STATUS_FETCH_SUCCESS;
+      const parseData = (await (parsed ? data.take(url) : data.find(url))) ?? null;
+      const parseText = (await (parsed ? text.take(url) : text.find(url))) ?? null;
       const binary = content ? await content.take(url) : undefined;
       const key = this.o.rewrite ? this.o.rewrite(url) : url;
       if (key === null) {
