@@ -5,6 +5,7 @@
  */
 import type { NutchContext } from '../core/crawl/context.js';
 import type { Counters, ProgressEvent, StageOptions } from '../core/crawl/progress.js';
+import type { CrawlSummaryCounters } from '../core/crawl/counter-names.js';
 import { EventChannel } from '../core/crawl/event-channel.js';
 import { crawl as crawlLoop, type CrawlArgs } from '../core/crawl/crawl/crawl.js';
 import { existingGc } from '../core/crawl/crawl/collect-garbage.js';
@@ -25,7 +26,8 @@ export interface CrawlOptions extends Omit<CrawlArgs, 'crawlDir' | 'seedDir' | '
 
 /** An async iterable of progress events; `result` resolves with the crawl's summary counters. */
 export interface CrawlRun extends AsyncIterable<ProgressEvent> {
-  readonly result: Promise<Counters>;
+  /** The crawl's summary: `<stage>.<counter>` summed over the rounds, `rounds`, `crawldb.<status>`, `time.<stage>.ms`. */
+  readonly result: Promise<CrawlSummaryCounters>;
 }
 
 export function startCrawl(

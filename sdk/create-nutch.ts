@@ -11,6 +11,9 @@ import { NutchError } from '../core/errors.js';
 import type { Logger } from '../core/log.js';
 import type { PluginObject } from '../core/extension-points/typed-plugin.js';
 import type { Counters, ProgressEvent, StageOptions } from '../core/crawl/progress.js';
+import type {
+  DedupCounters, FetchCounters, GenerateCounters, IndexCounters, InjectCounters, InvertLinksCounters, ParseCounters, UpdateDbCounters,
+} from '../core/crawl/counter-names.js';
 import { crawlLayout, type CrawlLayout } from '../core/crawl/crawl/crawl-layout.js';
 import { defaultStages } from '../core/crawl/stages.js';
 import { updateHostDb, type UpdateHostDbArgs } from '../core/crawl/hostdb/update-hostdb.js';
@@ -56,14 +59,14 @@ export interface Nutch extends AsyncDisposable {
   readonly crawlDir: string;
   readonly layout: CrawlLayout;
   readonly context: NutchContext;
-  inject(seeds: string[] | { urlDir: string }, opts?: CallOptions): Promise<Counters>;
-  generate(args?: { topN?: number; numFetchers?: number; noFilter?: boolean; noNorm?: boolean; addDays?: number; maxNumSegments?: number }, opts?: CallOptions): Promise<{ counters: Counters; segments: string[] }>;
-  fetch(segment: string, args?: { threads?: number }, opts?: CallOptions): Promise<Counters>;
-  parse(segment: string, args?: { force?: boolean }, opts?: CallOptions): Promise<Counters>;
-  updatedb(segments: string[], args?: { noAdditions?: boolean; normalize?: boolean; filter?: boolean }, opts?: CallOptions): Promise<Counters>;
-  invertlinks(segments: string[], opts?: CallOptions): Promise<Counters>;
-  index(segments: string[], args?: { deleteGone?: boolean }, opts?: CallOptions): Promise<Counters>;
-  dedup(args?: { group?: 'none' | 'host' | 'domain' }, opts?: CallOptions): Promise<Counters>;
+  inject(seeds: string[] | { urlDir: string }, opts?: CallOptions): Promise<InjectCounters>;
+  generate(args?: { topN?: number; numFetchers?: number; noFilter?: boolean; noNorm?: boolean; addDays?: number; maxNumSegments?: number }, opts?: CallOptions): Promise<{ counters: GenerateCounters; segments: string[] }>;
+  fetch(segment: string, args?: { threads?: number }, opts?: CallOptions): Promise<FetchCounters>;
+  parse(segment: string, args?: { force?: boolean }, opts?: CallOptions): Promise<ParseCounters>;
+  updatedb(segments: string[], args?: { noAdditions?: boolean; normalize?: boolean; filter?: boolean }, opts?: CallOptions): Promise<UpdateDbCounters>;
+  invertlinks(segments: string[], opts?: CallOptions): Promise<InvertLinksCounters>;
+  index(segments: string[], args?: { deleteGone?: boolean }, opts?: CallOptions): Promise<IndexCounters>;
+  dedup(args?: { group?: 'none' | 'host' | 'domain' }, opts?: CallOptions): Promise<DedupCounters>;
   /** `nutch updatehostdb -hostdb <crawl>/hostdb -crawldb <crawl>/crawldb` and its options (docs/hostdb.md). */
   updatehostdb(args?: Omit<UpdateHostDbArgs, 'hostDb' | 'crawlDb'>, opts?: CallOptions): Promise<Counters>;
   /** One host's HostDatum from `<crawl>/hostdb`, or null. */

@@ -18,3 +18,8 @@ export { NutchError, isNutchError, ErrorCodes, type ErrorCode } from '../core/er
 export { createConsoleLogger, silentLogger, type Logger, type LogLevel } from '../core/log.js';
 export type { ProgressEvent, Counters, StageOptions, StageName } from '../core/crawl/progress.js';
 export * from '../core/model/index.js';
+export {
+  COUNTER_NAMES,
+  type StageCounters, type InjectCounters, type GenerateCounters, type FetchCounters, type ParseCounters, type UpdateDbCounters,
+  type InvertLinksCounters, type IndexCounters, type DedupCounters, type CleanCounters, type CrawlSummaryCounters,
+} from '../core/crawl/counter-names.js';

@@ -1,0 +1,73 @@
+/**
+ * Typed counters (issue 17): every counter a stage reports is one its type declares
+ * (core/crawl/counter-names.ts), so the types the SDK returns are true. Drives each stage method, and
+ * crawl(), on a test web with redirects and missing pages, plus bad seed lines.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createNutch, type FetchCounters, type CrawlSummaryCounters } from '../../sdk/index.js';
+import { isDeclaredCounter, COUNTER_NAMES } from '../../core/crawl/counter-names.js';
+import { silentLogger } from '../../core/log.js';
+import { startTestWeb } from '../web/test-web.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+type Stage = keyof typeof COUNTER_NAMES | 'crawl';
+
+function undeclared(stage: Stage, counters: object): string[] {
+  return Object.keys(counters).filter((name) => !isDeclaredCounter(stage, name)).map((name) => `${stage}: ${name}`);
+}
+
+test('every counter the stages and the crawl summary report is declared by their types', { timeout: 120_000 }, async (t) => {
+  const web = await startTestWeb({ hosts: 3, pagesPerHost: 8, linksPerPage: 3, seed: 41, redirects: 2, notFoundRatio: 0.2 });
+  t.after(() => web.close());
+  const dir = tempDir(t, 'nutch-counters-');
+  const nutch = await createNutch({ cwd: dir, logger: silentLogger, config: { 'http.agent.name': 'counters-test', 'fetcher.server.delay': 0, 'http.redirect.max': 1 } });
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  const check = (stage: Stage, counters: object) => {
+    problems.push(...undeclared(stage, counters));
+    for (const k of Object.keys(counters)) seen.add(`${stage}.${k}`);
+  };
+  try {
+    check('inject', await nutch.inject([...web.seeds, 'not a url', 'ftp://example.invalid/x', `${web.seeds[0]}?same`]));
+    for (let round = 0; round < 2; round++) {
+      const generated = await nutch.generate({});
+      check('generate', generated.counters);
+      for (const segment of generated.segments) {
+        const fetched: FetchCounters = await nutch.fetch(segment);
+        check('fetch', fetched);
+        check('parse', await nutch.parse(segment, { force: true }));
+      }
+      check('updatedb', await nutch.updatedb(generated.segments));
+      check('invertlinks', await nutch.invertlinks(generated.segments));
+      check('index', await nutch.index(generated.segments));
+      check('dedup', await nutch.dedup());
+    }
+    const run = nutch.crawl({ rounds: 1 });
+    for await (const e of run) if (e.type === 'stage-end' && e.stage !== 'crawl' && e.stage in COUNTER_NAMES) check(e.stage as Stage, e.counters);
+    const summary: CrawlSummaryCounters = await run.result;
+    check('crawl', summary);
+    assert.ok((summary['fetch.success'] ?? 0) >= 0);
+    // @ts-expect-error a misspelt counter name does not compile (npm run typecheck)
+    void summary['fetch.sucess'];
+  } finally {
+    await nutch.close();
+  }
+  assert.deepEqual(problems, [], 'counters reported but not declared in core/crawl/counter-names.ts');
+  // the web really produced less common counters (redirects, bad seeds, unfetched content), so the check covered them
+  for (const name of ['fetch.success', 'fetch.moved', 'fetch.redirect_followed', 'inject.urls_malformed', 'parse.ParseSegment.skipped.notFetched', 'updatedb.db_redir_perm', 'crawl.rounds']) {
+    assert.ok(seen.has(name), `${name} was reported (seen: ${[...seen].sort().join(', ')})`);
+  }
+});
+
+test('isDeclaredCounter: the summary names are <stage>.<declared counter>, time.<stage>.ms, crawldb.<status>', () => {
+  assert.equal(isDeclaredCounter('fetch', 'success'), true);
+  assert.equal(isDeclaredCounter('fetch', 'sucess'), false);
+  assert.equal(isDeclaredCounter('crawl', 'fetch.success'), true);
+  assert.equal(isDeclaredCounter('crawl', 'fetch.parse.ParserStatus.success'), true);
+  assert.equal(isDeclaredCounter('crawl', 'time.fetch.ms'), true);
+  assert.equal(isDeclaredCounter('crawl', 'time.fetch'), false);
+  assert.equal(isDeclaredCounter('crawl', 'crawldb.db_fetched'), true);
+  assert.equal(isDeclaredCounter('crawl', 'crawldb.nonsense'), false);
+  assert.equal(isDeclaredCounter('crawl', 'nostage.success'), false);
+});
