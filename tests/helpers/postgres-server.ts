@@ -7,7 +7,7 @@
  * (the benches give it the memory a real server has).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -28,7 +28,9 @@ export interface PgServer {
 }
 
 export function findPgBin(name: string): string | null {
-  const candidates = [...(process.env.PATH ?? '').split(':').map((d) => join(d, name)), `/usr/lib/postgresql/15/bin/${name}`, `/usr/local/pgsql/bin/${name}`];
+  // Debian and Ubuntu keep the server binaries off the PATH, under /usr/lib/postgresql/<major>/bin (newest first)
+  const debian = existsSync('/usr/lib/postgresql') ? readdirSync('/usr/lib/postgresql').filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)).map((v) => `/usr/lib/postgresql/${v}/bin/${name}`) : [];
+  const candidates = [...(process.env.PATH ?? '').split(':').map((d) => join(d, name)), ...debian, `/usr/local/pgsql/bin/${name}`];
   return candidates.find((p) => existsSync(p)) ?? null;
 }
 
