@@ -1,100 +1,137 @@
 /**
  * Four `nutch fetch` processes share one segment of 8 partitions (DESIGN §5.1): one is SIGKILLed after
- * its first committed batch, one is SIGSTOPped for longer than its lease and then continued. The
- * partitions of both are claimed again and resumed; the frozen worker's late writes are refused.
+ * its first committed batch, one is SIGSTOPped for longer than its lease and continued once its
+ * partitions were taken over. Each worker sends its own User-Agent (http.agent.name), so the test web's
+ * request log says who requested what and when: every URL of crawl_generate is in crawl_fetch exactly
+ * once, no URL is requested more than twice, and the only URLs requested twice are those a stopped
+ * worker had fetched but not committed; the frozen worker, continued, requests nothing of the hosts it
+ * lost and its late writes are refused; never more than fetcher.threads.per.queue requests are in
+ * flight per host over all workers. Runs on the test run's engine (the embedded one by default) and
+ * on a throwaway PostgreSQL 15 cluster (skipped when PostgreSQL is not installed).
  */
-import { test } from 'node:test';
+import { after, before, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
-import { startTestWeb } from '../web/test-web.js';
+import { startTestWeb, type RequestRecord, type TestWeb } from '../web/test-web.js';
 import { tempDir, projectRoot } from '../helpers/temp-dir.js';
-import { fetchContext, generateSegment } from '../fetch/fetch-helpers.js';
-import type { PartitionStatus } from '../../core/storage/interfaces.js';
+import { fixtureContext } from '../helpers/context.js';
+import { startPostgres, type PgServer } from '../helpers/postgres-server.js';
+import { testStorageEngine, testStorageUrl } from '../helpers/test-storage.js';
+import { generateSegment } from '../fetch/fetch-helpers.js';
+import type { PartitionStatus, Segment } from '../../core/storage/interfaces.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const BATCH = 4;
+const THREADS_PER_QUEUE = 2;
+
+let server: PgServer | null = null;
+const ownCluster = testStorageEngine() !== 'postgres';
+before(async () => { if (ownCluster) server = await startPostgres(); });
+after(async () => { await server?.stop(); });
+
+test('workers: 4 fetch processes share 8 partitions; a killed and a frozen worker lose nothing and store nothing twice', { timeout: 400_000 }, async (t) => {
+  const cwd = tempDir(t);
+  await fourWorkers(t, cwd, testStorageUrl(cwd));
+});
+
+test('workers on PostgreSQL: 4 fetch processes share 8 partitions; a killed and a frozen worker lose nothing and store nothing twice', { timeout: 400_000 }, async (t) => {
+  if (!ownCluster) return t.skip('the test above ran on PostgreSQL (NUTCH_TEST_STORAGE=postgres)');
+  if (!server) return t.skip('PostgreSQL (initdb, postgres) is not installed');
+  await fourWorkers(t, tempDir(t), `${server.url}?schema=fetch_workers`);
+});
 
 interface Worker {
+  agent: string;
   child: ChildProcess;
   stderr: string;
   exit: Promise<number | null>;
 }
 
-function startWorker(cwd: string, segment: string): Worker {
-  const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), join(projectRoot, 'sdk', 'cli', 'main.ts'), 'fetch', segment, '-threads', '4'], {
-    cwd, env: { PATH: process.env.PATH, NUTCH_CONF_DIR: cwd, NUTCH_LOG_LEVEL: 'info' }, stdio: ['ignore', 'ignore', 'pipe'],
+function startWorker(cwd: string, segment: string, agent: string, logLevel = 'info'): Worker {
+  const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), join(projectRoot, 'sdk', 'cli', 'main.ts'), 'fetch', segment, '-threads', '4', '-D', `http.agent.name=${agent}`], {
+    cwd, env: { PATH: process.env.PATH, NUTCH_CONF_DIR: cwd, NUTCH_LOG_LEVEL: logLevel }, stdio: ['ignore', 'ignore', 'pipe'],
   });
-  const w: Worker = { child, stderr: '', exit: new Promise((resolve) => child.on('exit', (code) => resolve(code))) };
+  const w: Worker = { agent, child, stderr: '', exit: new Promise((resolve) => child.on('exit', (code) => resolve(code))) };
   child.stderr!.setEncoding('utf8').on('data', (c: string) => (w.stderr += c));
   return w;
 }
 
-test('workers: 4 fetch processes share 8 partitions; a killed and a frozen worker lose nothing and store nothing twice', { timeout: 400_000 }, async (t) => {
+async function fourWorkers(t: TestContext, cwd: string, storageUrl: string): Promise<void> {
   const web = await startTestWeb({ hosts: 16, pagesPerHost: 10, linksPerPage: 2, latencyMs: 40 });
   t.after(() => web.close());
-  const cwd = tempDir(t);
   const conf = {
     'http.agent.name': 'worker-test',
     'fetcher.server.delay': 0.05,
-    'storage.batch.size': 4,
-    'fetcher.partition.lease': 2,
+    'fetcher.threads.per.queue': THREADS_PER_QUEUE,
+    'storage.batch.size': BATCH,
+    'fetcher.partition.lease': 3,
     'fetcher.partition.poll': 100,
     'plugin.includes': 'protocol-http|urlnormalizer-pass',
+    ...(storageUrl ? { 'storage.url': storageUrl } : {}),
   };
   writeFileSync(join(cwd, 'nutch-site.json'), JSON.stringify(conf));
-  const ctx = Object.assign(fetchContext(t, Object.fromEntries(Object.entries(conf).map(([k, v]) => [k, String(v)]))), { crawlDir: join(cwd, 'crawl') });
-  // 8 partitions of whole hosts, as generate -numFetchers 8 makes them
-  const byHost = web.seeds.map((_, h) => web.allUrls().filter((u) => new URL(u).host === web.hosts[h]));
+  const ctx = Object.assign(fixtureContext(t, { cwd, includeBuiltins: true }), { crawlDir: join(cwd, 'crawl') });
+  // 8 partitions of whole hosts (two each), as generate -numFetchers 8 makes them
+  const byHost = web.hosts.map((h) => web.allUrls().filter((u) => new URL(u).host === h));
   const partitions = Array.from({ length: 8 }, (_, p) => [...byHost[2 * p]!, ...byHost[2 * p + 1]!]);
+  const hostsOf = (p: number) => [web.hosts[2 * p]!, web.hosts[2 * p + 1]!];
   const segPath = await generateSegment(ctx, partitions);
   const segment = await ctx.storage.openSegment(segPath);
   t.after(() => segment.close());
   const queue = segment.fetchPartitions();
   const pidOf = (s: PartitionStatus) => Number(s.worker?.split(':')[1]);
+  /** The partitions a worker holds, with the attempt it holds each under. */
+  const heldBy = async (w: Worker) => new Map((await queue.status()).filter((s) => s.state === 'running' && pidOf(s) === w.child.pid).map((s) => [s.partition, s.attempts]));
 
-  const workers = Array.from({ length: 4 }, () => startWorker(cwd, segPath));
+  // the two to be stopped start first, so each surely gets partitions on a loaded machine; the other two
+  // start once both were stopped. The frozen one logs each fetch it starts ("fetching <url>", debug).
+  const workers = [startWorker(cwd, segPath, 'worker-0'), startWorker(cwd, segPath, 'worker-1', 'debug')];
+  t.after(() => { for (const w of workers) { w.child.kill('SIGCONT'); w.child.kill('SIGKILL'); } });
   const [killed, frozen] = workers as [Worker, Worker];
   /** A partition the worker holds with at least one committed batch in crawl_fetch. */
-  const committedClaim = async (w: Worker): Promise<PartitionStatus | null> => {
+  const hasCommitted = async (w: Worker): Promise<boolean> => {
     for (const s of await queue.status()) {
-      if (s.state !== 'running' || pidOf(s) !== w.child.pid) continue;
-      let n = 0;
-      for await (const _ of segment.read('crawl_fetch', { partition: s.partition })) n++;
-      if (n > 0) return s;
+      if (s.state === 'running' && pidOf(s) === w.child.pid && (await storedUrls(segment, [s.partition])).size > 0) return true;
     }
-    return null;
+    return false;
   };
-  /** Every partition the two workers held when they were stopped (one being fed, one draining). */
-  const heldByStopped: number[] = [];
-  const heldBy = async (w: Worker) => (await queue.status()).filter((s) => s.state === 'running' && pidOf(s) === w.child.pid).map((s) => s.partition);
-  let killedClaim: PartitionStatus | null = null;
-  let frozenClaim: PartitionStatus | null = null;
+  let killedHeld: Map<number, number> | null = null;
+  let frozenHeld: Map<number, number> | null = null;
   // the children may take a while to start on a loaded machine: wait for their first commits, not a fixed time
-  for (const deadline = Date.now() + 240_000; Date.now() < deadline && !(killedClaim && frozenClaim);) {
-    if (!killedClaim && (killedClaim = await committedClaim(killed))) {
+  for (const deadline = Date.now() + 240_000; Date.now() < deadline && !(killedHeld && frozenHeld); await sleep(20)) {
+    if (!killedHeld && await hasCommitted(killed)) {
       killed.child.kill('SIGKILL');
-      heldByStopped.push(...await heldBy(killed));
+      await killed.exit;
+      killedHeld = await heldBy(killed);
     }
-    if (!frozenClaim && (frozenClaim = await committedClaim(frozen))) {
+    if (!frozenHeld && await hasCommitted(frozen)) {
       frozen.child.kill('SIGSTOP');
-      heldByStopped.push(...await heldBy(frozen));
+      frozenHeld = await heldBy(frozen);
     }
-    await sleep(20);
   }
-  assert.ok(killedClaim && frozenClaim, `both workers committed a batch: ${JSON.stringify(await queue.status())} ${workers.map((w) => w.child.pid + ' ' + w.stderr.slice(-500)).join('\n')}`);
-  await sleep(3500); // longer than the 2 s lease: the others claim the frozen worker's partition
+  assert.ok(killedHeld && frozenHeld, `both workers committed a batch: ${JSON.stringify(await queue.status())} ${workers.map((w) => w.child.pid + ' ' + w.stderr.slice(-500)).join('\n')}`);
+  workers.push(startWorker(cwd, segPath, 'worker-2'), startWorker(cwd, segPath, 'worker-3'));
+  // what each had committed when it stopped (a commit the server finished a moment later only makes this smaller)
+  const killedCommitted = await storedUrls(segment, [...killedHeld.keys()]);
+  const frozenCommitted = await storedUrls(segment, [...frozenHeld.keys()]);
+  assert.ok(killedCommitted.size > 0 && frozenCommitted.size > 0);
+
+  // the frozen worker is continued only once every partition it held was taken over (its lease ran out)
+  const takenOver = async () => (await queue.status()).filter((s) => frozenHeld!.has(s.partition)).every((s) => s.attempts > frozenHeld!.get(s.partition)!);
+  for (const deadline = Date.now() + 120_000; Date.now() < deadline && !(await takenOver()); await sleep(100));
+  assert.ok(await takenOver(), `the frozen worker's partitions were claimed again: ${JSON.stringify(await queue.status())}`);
+  const continuedAt = Date.now();
   frozen.child.kill('SIGCONT');
 
-  const codes = await Promise.all(workers.slice(1).map((w) => w.exit));
+  for (const w of workers.slice(1)) assert.equal(await w.exit, 0, `${w.agent} exit: ${w.stderr.slice(-3000)}`);
   assert.equal(await killed.exit, null, 'SIGKILLed');
-  for (const [i, code] of codes.entries()) assert.equal(code, 0, `worker ${i + 1} exit ${code}: ${workers[i + 1]!.stderr.slice(-3000)}`);
-  assert.match(frozen.stderr, /lost partition \d+ .*to another worker/, 'the frozen worker learns it lost its partition');
+  assert.match(frozen.stderr, /lost partition \d+ \(attempt \d+\) to another worker/, 'the frozen worker\'s late renewal or write was refused: it learns it lost its partition');
 
   const status = await queue.status();
   assert.ok(status.every((s) => s.state === 'done'), JSON.stringify(status));
-  assert.ok(status.find((s) => s.partition === killedClaim!.partition)!.attempts >= 2, 'the killed partition was claimed again');
-  assert.ok(status.find((s) => s.partition === frozenClaim!.partition)!.attempts >= 2, 'the frozen partition was claimed again');
+  for (const [p, attempt] of [...killedHeld, ...frozenHeld]) assert.ok(status[p]!.attempts > attempt, `partition ${p} was claimed again`);
   assert.equal(await segment.isComplete('crawl_fetch'), true);
   assert.equal(await segment.isComplete('content'), true);
 
@@ -105,18 +142,67 @@ test('workers: 4 fetch processes share 8 partitions; a killed and a frozen worke
   assert.equal(fetched.size, generated.length);
   for (const url of generated) assert.equal(fetched.get(url), 1, `${url} in crawl_fetch once`);
 
-  // no URL requested more than twice; twice only in the two partitions that were taken over
-  const takenOver = new Set(heldByStopped.flatMap((p) => partitions[p]!));
+  // who requested what: no URL more than twice; twice only what a worker fetched and had not committed
+  // before it lost the partition — the killed and the frozen worker, and (on a machine so loaded that a
+  // healthy worker could not renew its lease in time) a worker that logged the loss
+  const agentOf = (r: RequestRecord) => /worker-\d/.exec(String(r.headers['user-agent']))?.[0] ?? '?';
+  const partitionOf = new Map(partitions.flatMap((urls, p) => urls.map((u) => [u, p] as const)));
+  const lostBy = new Map(workers.map((w) => [w.agent, new Set([...w.stderr.matchAll(/lost partition (\d+)/g)].map((m) => Number(m[1])))]));
+  for (const p of killedHeld.keys()) lostBy.get(killed.agent)!.add(p);
+  const committedBy = new Map([[killed.agent, killedCommitted], [frozen.agent, frozenCommitted]]);
+  const refetched = new Map<string, number>();
   for (const url of generated) {
-    const n = web.requestsFor(url).length;
-    assert.ok(n >= 1 && n <= 2, `${url} requested ${n} times`);
-    if (n === 2) assert.ok(takenOver.has(url), `${url} requested twice although its partition was never taken over`);
+    const reqs = web.requestsFor(url);
+    assert.ok(reqs.length >= 1 && reqs.length <= 2, `${url} requested ${reqs.length} times`);
+    if (reqs.length === 1) continue;
+    const [first, second] = reqs.map(agentOf) as [string, string];
+    assert.notEqual(second, first, `${url}: requested twice by ${first}`);
+    assert.ok(lostBy.get(first)?.has(partitionOf.get(url)!), `${url} requested by ${first} then ${second}, although ${first} never lost partition ${partitionOf.get(url)}`);
+    assert.ok(!committedBy.get(first)?.has(url), `${url} was committed by ${first} and still fetched again`);
+    refetched.set(first, (refetched.get(first) ?? 0) + 1);
   }
-  // politeness across processes: a host lives in one partition, so never two requests at once per host
-  for (const [host, log] of web.requestLog) {
-    const reqs = log.filter((r) => r.path !== '/robots.txt').sort((a, b) => a.start - b.start);
-    for (let i = 1; i < reqs.length; i++) {
-      assert.ok(reqs[i]!.start >= reqs[i - 1]!.end - 1, `${host}: two requests in flight at once`);
+  for (const url of [...killedCommitted, ...frozenCommitted]) assert.equal(web.requestsFor(url).length, 1, `${url}, committed before its worker stopped, was resumed past`);
+  t.diagnostic(`URLs requested twice, by who fetched them first: ${JSON.stringify(Object.fromEntries(refetched))}; partitions killed ${[...killedHeld.keys()]}, frozen ${[...frozenHeld.keys()]}`);
+
+  // the continued worker requested nothing of the hosts it no longer owned (until it claimed their
+  // partition anew, should the worker that took it over have lost it in turn on a loaded machine)
+  const reclaimedAt = new Map<number, number>();
+  for (const m of frozen.stderr.matchAll(/^(\S+) INFO +partition (\d+) claimed again/gm)) {
+    if (Date.parse(m[1]!) >= continuedAt && !reclaimedAt.has(Number(m[2]))) reclaimedAt.set(Number(m[2]), Date.parse(m[1]!));
+  }
+  // A fetch it had started before it was stopped may still reach the host after (connecting, or between
+  // robots.txt and the page): those it logged as started before it was continued.
+  const startedAt = new Map<string, number>();
+  for (const m of frozen.stderr.matchAll(/^(\S+) DEBUG +fetching (\S+) /gm)) startedAt.set(m[2]!, Date.parse(m[1]!));
+  const started = (url: string) => (startedAt.get(url) ?? Infinity) < continuedAt;
+  for (const [p] of frozenHeld) {
+    const until = reclaimedAt.get(p) ?? Infinity;
+    const startedLate = partitions[p]!.filter((u) => (startedAt.get(u) ?? -Infinity) >= continuedAt && startedAt.get(u)! < until);
+    assert.deepEqual(startedLate, [], `${frozen.agent} started fetches of partition ${p} after it was continued, although it had lost it`);
+    for (const host of hostsOf(p)) {
+      const late = (web.requestLog.get(host) ?? []).filter((r) => agentOf(r) === frozen.agent && r.start >= continuedAt && r.start < until)
+        .filter((r) => r.path === '/robots.txt' ? !partitions[p]!.some((u) => new URL(u).host === host && started(u)) : !started(`http://${host}${r.path}`));
+      assert.deepEqual(late.map((r) => r.path), [], `${frozen.agent} requested ${host} after it was continued: ${frozen.stderr.slice(-3000)}`);
     }
   }
-});
+  assertPoliteness(web, THREADS_PER_QUEUE);
+}
+
+/** URLs in crawl_fetch of these partitions. */
+async function storedUrls(segment: Segment, partitions: number[]): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (const partition of partitions) for await (const { url } of segment.read('crawl_fetch', { partition })) out.add(url);
+  return out;
+}
+
+/** Politeness across processes, from the test web's log: never more than `max` requests in flight per host. */
+function assertPoliteness(web: TestWeb, max: number): void {
+  for (const [host, log] of web.requestLog) {
+    const events = log.flatMap((r) => [[r.start, 1], [r.end, -1]] as [number, number][]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    let inFlight = 0;
+    for (const [at, delta] of events) {
+      inFlight += delta;
+      assert.ok(inFlight <= max, `${host}: ${inFlight} requests in flight at ${at} (fetcher.threads.per.queue=${max})`);
+    }
+  }
+}

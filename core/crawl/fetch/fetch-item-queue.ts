@@ -58,6 +58,11 @@ export class FetchItemQueue {
     return item;
   }
 
+  /** The item take() would hand out next, left in place. */
+  peek(): FetchItem | null {
+    return this.size === 0 ? null : this.items[this.head]!;
+  }
+
   /** When this queue could hand out an item (Infinity when empty or all threads busy). */
   readyAt(): number {
     if (this.size === 0 || this.inProgress.size >= this.maxThreads) return Infinity;

@@ -80,11 +80,15 @@ export class FetchItemQueues {
     return dropped;
   }
 
-  /** The next due item, round-robin over the queues so no host starves. */
-  take(now = Date.now()): FetchItem | null {
+  /**
+   * The next due item, round-robin over the queues so no host starves. `launchable` vetoes a queue
+   * whose next item belongs to a partition this worker may not fetch right now (its lease is in doubt).
+   */
+  take(now = Date.now(), launchable?: (partition: number) => boolean): FetchItem | null {
     const n = this.order.length;
     for (let i = 0; i < n; i++) {
       const q = this.order[(this.cursor + i) % n]!;
+      if (launchable && q.readyAt() <= now && !launchable(q.peek()!.partition)) continue;
       const item = q.take(now);
       if (item) {
         this.cursor = (this.cursor + i + 1) % n;
@@ -99,12 +103,12 @@ export class FetchItemQueues {
     return null;
   }
 
-  /** Earliest time any queue can hand out an item. */
-  nextReadyTime(): number {
+  /** Earliest time any queue can hand out an item (queues `launchable` vetoes wait for a wake()). */
+  nextReadyTime(launchable?: (partition: number) => boolean): number {
     let t = Infinity;
     for (const q of this.order) {
       const r = q.readyAt();
-      if (r < t) t = r;
+      if (r < t && !(launchable && !launchable(q.peek()!.partition))) t = r;
     }
     return t;
   }

@@ -94,12 +94,17 @@ export class FetchJob {
       maxUrlLength: conf.getInt('db.max.outlink.length', 4096),
       budget: job.budget,
       output: (item, url, datum, content, status, fetchStatus) => job.record(item, url, datum, content, status, fetchStatus),
+      mayRequest: (item) => job.mayRequest(item),
     };
     job.claims = job.partitionClaims();
     job.output = new FetchOutput(segment, await partitionCountOf(segment), conf.getBoolean('fetcher.store.content', true), Math.max(1, conf.getInt('storage.batch.size', 1000)), {
       onCommitted: (p) => {
         const held = job.runs.get(p);
         if (held) void job.claims.renew(held.claim);
+      },
+      beforeCommit: async (p) => {
+        const held = job.runs.get(p);
+        return held ? job.claims.stillHeld(held.claim) : true;
       },
       onLeaseLost: (p, err) => {
         const held = job.runs.get(p);
@@ -157,13 +162,32 @@ export class FetchJob {
       if (this.failure) throw this.failure;
       if (!this.stopping) {
         let item: FetchItem | null;
-        while (this.active < threads && (item = queues.take())) this.launch(item);
+        while (this.active < threads && (item = queues.take(Date.now(), this.launchable))) this.launch(item);
       }
       if (!this.stopping) await this.completeFinished();
       if (this.active === 0 && (this.stopping || (this.feeder.done && queues.totalSize === 0 && this.runs.size === 0))) break;
-      const next = this.active < threads && !this.stopping ? queues.nextReadyTime() : Infinity;
+      const next = this.active < threads && !this.stopping ? queues.nextReadyTime(this.launchable) : Infinity;
       await queues.waitForChange(next - Date.now());
     }
+  }
+
+  /** No fetch of a held partition starts while its lease is in doubt by this process's clock (PartitionClaims). */
+  private readonly launchable = (partition: number): boolean => this.claims.launchable(this.runs.get(partition)?.claim);
+
+  /** Right before a request: the item's partition is still held (confirmed with the database if its local lease ran out). */
+  private async mayRequest(item: FetchItem): Promise<boolean> {
+    const held = this.runs.get(item.partition);
+    if (!held) {
+      if (!this.claims.isLost(item.partition)) return true;
+    } else {
+      try {
+        if (await this.claims.stillHeld(held.claim)) return true;
+      } catch (err) {
+        this.failure ??= err; // the database failed: the stage stops with its error
+      }
+    }
+    this.run.count('partition_lost_dropped');
+    return false;
   }
 
   /** The first abort: no new requests, in-flight fetches finish, claimed partitions are given back. */
@@ -186,6 +210,12 @@ export class FetchJob {
   }
 
   private launch(item: FetchItem): void {
+    if (!this.runs.has(item.partition) && this.claims.isLost(item.partition)) {
+      // a redirect queued after its partition was lost: its hosts belong to another worker now
+      this.run.count('partition_lost_dropped');
+      this.queues.finish(item, true);
+      return;
+    }
     this.active++;
     this.startedAt.set(item, Date.now());
     processItem(this.deps, item)
@@ -277,6 +307,10 @@ export class FetchJob {
       this.run.count('partition_lost_dropped', this.queues.dropPartition(claim.partition).length);
       const drop: Promise<void> = this.output.drop(claim.partition).then(() => this.args.onPartitionEnd?.(this.segment, claim.partition, false)).catch((err) => { this.failure ??= err; }).finally(() => this.drops.delete(drop));
       this.drops.add(drop);
+    }, (err) => {
+      // a renewal asked because the local lease ran out: the dispatcher looks again (or stops on a database failure)
+      if (err !== undefined) this.failure ??= err;
+      this.queues.wake();
     });
   }
 
@@ -336,6 +370,11 @@ export class FetchJob {
         if (this.claims.handle(claim, err)) continue; // superseded while this process was frozen
         throw err;
       }
+      if (this.claims.isLost(claim.partition)) {
+        // lost while its writers opened (frozen right after the claim): onLost found no run to drop
+        await this.output.drop(claim.partition);
+        continue;
+      }
       this.runs.set(claim.partition, { claim, fedAll: false });
       return { partition: claim.partition, resumed: partitionResumed };
     }
@@ -344,7 +383,13 @@ export class FetchJob {
   /** Finishes and completes each held partition whose items are all written. */
   private async completeFinished(): Promise<void> {
     for (const [p, held] of this.runs) {
-      if (!held.fedAll || this.queues.pendingFor(p) > 0 || this.claims.isLost(p)) continue;
+      if (this.claims.isLost(p)) {
+        // a loss onLost could not see (never expected): the run must not keep the fetch from ending
+        this.runs.delete(p);
+        await this.output.drop(p);
+        continue;
+      }
+      if (!held.fedAll || this.queues.pendingFor(p) > 0) continue;
       // the run stays known while its writers finish: a finish refused as superseded is then handled as a lost lease
       try {
         await this.output.finishPartition(p, true);

@@ -28,6 +28,11 @@ interface PartitionWriters {
 export interface FetchOutputHooks {
   /** A batch of the partition was committed (the claim's lease is renewed). */
   onCommitted(partition: number): void;
+  /**
+   * Before a batch commits: false when the claim was lost (the batch is not written). Asks the database
+   * first when the claim's lease ran out by this process's clock.
+   */
+  beforeCommit(partition: number): Promise<boolean>;
   /** A write was refused because the claim was superseded: true when handled (the partition is dropped). */
   onLeaseLost(partition: number, err: unknown): boolean;
 }
@@ -94,6 +99,11 @@ export class FetchOutput {
     w.flushing = w.flushing.then(async () => {
       if (this.dropped.has(partition)) return;
       try {
+        if (!(await this.hooks.beforeCommit(partition)) || this.dropped.has(partition)) {
+          this.droppedRecords += fetchBatch.length;
+          if (!this.dropped.has(partition)) await this.drop(partition);
+          return;
+        }
         if (contentBatch.length && w.content) await w.content.append(contentBatch);
         if (fetchBatch.length) await w.fetch.append(fetchBatch);
         this.hooks.onCommitted(partition);

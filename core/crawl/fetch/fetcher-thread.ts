@@ -37,6 +37,11 @@ export interface FetcherThreadDeps {
   maxUrlLength: number;
   /** fetcher.content.budget: bytes of response bodies held at once across all in-flight items. */
   budget?: ContentBudget;
+  /**
+   * Asked right before each request to the item's host (robots.txt, the page): false when this worker
+   * no longer holds the item's partition, and the item is abandoned unrecorded (another worker has it).
+   */
+  mayRequest?(item: FetchItem): Promise<boolean>;
   /** Records one result (the fetcher writes it and runs the inline parse). */
   output(item: FetchItem, url: string, datum: CrawlDatum, content: Content | null, status: ProtocolStatus | null, fetchStatus: number): Promise<void>;
 }
@@ -54,6 +59,9 @@ export async function processItem(d: FetcherThreadDeps, item: FetchItem): Promis
     return true;
   }
   const queue = d.queues.get(item.queueId);
+  // the item may have waited (robots.txt, a frozen process) since it was launched: is its partition still ours?
+  if (d.mayRequest && !(await d.mayRequest(item))) return true;
+  d.log.debug(`fetching ${url} (partition ${item.partition})`); // as Nutch's FetcherThread (there at INFO)
   if (protocol.getRobotRules) {
     // robots.txt redirects pass the same URL filters as pages and their redirects
     const rules = await protocol.getRobotRules(url, datum, { allowUrl: (u) => u.length <= d.maxUrlLength && d.filters.filter(u) !== null });
@@ -85,6 +93,7 @@ export async function processItem(d: FetcherThreadDeps, item: FetchItem): Promis
     }
   }
 
+  if (protocol.getRobotRules && d.mayRequest && !(await d.mayRequest(item))) return true;
   // the response's bytes count against fetcher.content.budget until its output is written
   const lease = d.budget?.lease();
   try {

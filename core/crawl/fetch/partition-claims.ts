@@ -5,7 +5,15 @@
  * once its last item is written, and gives it back on a polite stop. Another worker that finds a
  * lease expired claims the partition and resumes it; one claimed fetcher.partition.max.attempts
  * times is handed back here as failed, for the fetcher to return its URLs to the CrawlDb.
+ *
+ * The database's clock decides who holds a partition; this process's monotonic clock only decides
+ * when to stop trusting its own claim. A claim granted (or renewed) for L ms by a request sent at T
+ * is taken as held until T + L − margin; past that — the process was frozen (SIGSTOP, a long GC
+ * pause) or starved — no fetch of the partition starts and no batch of it commits until the
+ * database confirmed the claim again (a renewal), so a worker that wakes after losing its partition
+ * never requests a URL of hosts it no longer owns.
  */
+import { performance } from 'node:perf_hooks';
 import type { FetchPartitions, PartitionClaim, PartitionStatus } from '../../storage/interfaces.js';
 import { isNutchError } from '../../errors.js';
 import type { Logger } from '../../log.js';
@@ -16,9 +24,18 @@ export interface ClaimOptions {
   pollMs: number;
 }
 
+/** How long before its local end a lease stops being trusted: a tenth of it, at most 5 s. */
+export function leaseMargin(leaseMs: number): number {
+  return Math.min(5000, leaseMs / 10);
+}
+
 export class PartitionClaims {
   private readonly timers = new Map<number, NodeJS.Timeout>();
   private readonly lost = new Set<number>();
+  /** Per held partition: until when (performance.now()) this process trusts its lease. */
+  private readonly trustedUntil = new Map<number, number>();
+  /** Per partition: the renewal asked because the local lease ran out (one at a time). */
+  private readonly confirming = new Map<number, Promise<boolean>>();
   private stopped = false;
   private wakeUp: (() => void) | null = null;
 
@@ -31,6 +48,8 @@ export class PartitionClaims {
     private readonly onFailed: (status: PartitionStatus) => Promise<void>,
     /** This worker's claim was superseded: the fetcher drops the partition's queued items. */
     private readonly onLost: (claim: PartitionClaim) => void,
+    /** A confirmation ended (the claim trusted again, lost, or the database failed): the dispatcher looks again. */
+    private readonly onConfirmed: (err?: unknown) => void = () => {},
   ) {}
 
   /**
@@ -39,6 +58,7 @@ export class PartitionClaims {
    */
   async next(): Promise<PartitionClaim | null> {
     while (!this.stopped) {
+      const asked = performance.now();
       const { claim, failed } = await this.queue.claim(this.worker, { leaseMs: this.opts.leaseMs, maxAttempts: this.opts.maxAttempts });
       for (const f of failed) {
         this.log.warn(`fetch partition ${f.partition} failed: ${f.reason}; its unfetched URLs return to the CrawlDb as unfetched`, { partition: f.partition });
@@ -46,6 +66,8 @@ export class PartitionClaims {
       }
       if (claim) {
         if (claim.attempt > 1) this.log.info(`partition ${claim.partition} claimed again (attempt ${claim.attempt}): resuming after its last committed batch`);
+        this.lost.delete(claim.partition);
+        this.trust(claim.partition, asked);
         this.startRenewal(claim);
         return claim;
       }
@@ -66,14 +88,65 @@ export class PartitionClaims {
     return this.lost.has(partition);
   }
 
-  /** Renews now (after a committed batch); a superseded claim is marked lost, not thrown. */
+  /** Renews now (after a committed batch, on the timer); a superseded claim is marked lost, not thrown. */
   async renew(claim: PartitionClaim): Promise<void> {
-    if (this.lost.has(claim.partition) || !this.timers.has(claim.partition)) return;
     try {
-      await this.queue.renew(claim, this.opts.leaseMs);
+      await this.renewOrThrow(claim);
     } catch (err) {
       this.handle(claim, err);
     }
+  }
+
+  private async renewOrThrow(claim: PartitionClaim): Promise<void> {
+    if (this.lost.has(claim.partition) || !this.timers.has(claim.partition)) return;
+    const sent = performance.now();
+    await this.queue.renew(claim, this.opts.leaseMs);
+    if (this.timers.has(claim.partition) && !this.lost.has(claim.partition)) this.trust(claim.partition, sent);
+  }
+
+  /**
+   * True while this process may start fetches of the partition: its lease has not run out by the local
+   * monotonic clock. When it has, false, and a renewal is asked once; onConfirmed() reports its end.
+   * Partitions this worker does not hold (no lease to doubt) are always launchable.
+   */
+  launchable(claim: PartitionClaim | undefined): boolean {
+    if (!claim || this.lost.has(claim.partition)) return claim === undefined;
+    const until = this.trustedUntil.get(claim.partition);
+    if (until === undefined || performance.now() <= until) return true;
+    void this.confirm(claim).then(() => this.onConfirmed(), (err) => this.onConfirmed(err));
+    return false;
+  }
+
+  /**
+   * Before a batch of the partition commits: true when the claim is trusted, after asking the database
+   * if the local lease ran out; false when it was lost. Other database failures are thrown.
+   */
+  async stillHeld(claim: PartitionClaim): Promise<boolean> {
+    if (this.lost.has(claim.partition)) return false;
+    const until = this.trustedUntil.get(claim.partition);
+    if (until === undefined || performance.now() <= until) return true;
+    return this.confirm(claim);
+  }
+
+  /** Renews a claim whose local lease ran out: true when the database still grants it. */
+  private confirm(claim: PartitionClaim): Promise<boolean> {
+    let pending = this.confirming.get(claim.partition);
+    if (pending) return pending;
+    const late = performance.now() - (this.trustedUntil.get(claim.partition) ?? performance.now());
+    this.log.info(`lease of partition ${claim.partition} (attempt ${claim.attempt}) ran out by this process's clock (${(late / 1000).toFixed(1)} s past; frozen or starved): no fetch of it starts until the database confirms the claim`, { partition: claim.partition });
+    pending = this.renewOrThrow(claim)
+      .then(() => !this.lost.has(claim.partition))
+      .catch((err) => {
+        if (this.handle(claim, err)) return false;
+        throw err;
+      })
+      .finally(() => this.confirming.delete(claim.partition));
+    this.confirming.set(claim.partition, pending);
+    return pending;
+  }
+
+  private trust(partition: number, from: number): void {
+    this.trustedUntil.set(partition, from + this.opts.leaseMs - leaseMargin(this.opts.leaseMs));
   }
 
   async complete(claim: PartitionClaim): Promise<void> {
@@ -132,5 +205,6 @@ export class PartitionClaims {
     const t = this.timers.get(claim.partition);
     if (t) clearInterval(t);
     this.timers.delete(claim.partition);
+    this.trustedUntil.delete(claim.partition);
   }
 }

@@ -124,7 +124,6 @@ export class PgSegment implements Segment {
         const encoded: Keyed<Buffer>[] = records.map((r) => ({ url: r.url, value: encode(r.value) }));
         // one transaction per append: the batch is stored whole or not at all, and only while the claim is current
         await this.db.transaction(this.path, async (c) => {
-          if (fence) await fenceCheck(c, this.id, fence, this.path);
           let from = 0;
           let bytes = 0;
           for (let i = 0; i < encoded.length; i++) {
@@ -135,6 +134,9 @@ export class PgSegment implements Segment {
               bytes = 0;
             }
           }
+          // the claim's row is locked only now, just before COMMIT: a worker frozen in the middle of a COPY
+          // (which no server timeout ends) then holds no lock that keeps the partition from a takeover
+          if (fence) await fenceCheck(c, this.id, fence, this.path);
         }, fenced);
       },
       finish: async () => {
