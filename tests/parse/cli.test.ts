@@ -33,7 +33,7 @@ async function server(t: TestContext): Promise<string> {
 
 function confDir(t: TestContext): string {
   const dir = tempDir(t);
-  writeFile(join(dir, 'nutch-site.json'), { 'http.agent.name': 'nutch-ts-test', 'plugin.includes': 'protocol-http|parse-(html|text)', 'parser.worker.threads': 1 });
+  writeFile(join(dir, 'nutch-site.json'), { 'http.agent.name': 'nutch-ts-test', 'plugin.includes': 'protocol-http|parse-(html|text|metatags)', 'parser.worker.threads': 1 });
   return dir;
 }
 
