@@ -5,14 +5,12 @@
  * an optional proxy (http.proxy.*, bypassed for http.proxy.exception.list), response headers as
  * Content metadata, Nutch's code -> ProtocolStatus mapping, and robots.txt via the shared parser.
  */
-import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
+import { request, type Dispatcher } from 'undici';
 import {
-  AddressPolicy, ContentMeta, statusForCode, baseHeaders, canonicalHeaderName, firstHeader, headersToMetadata, ProtocolStatusCode, RobotRulesParser, bareHost, isAddressDenied, createContent, effectiveContentLimit, protocolStatus,
+  HttpDispatchers, ContentMeta, statusForCode, baseHeaders, canonicalHeaderName, firstHeader, headersToMetadata, ProtocolStatusCode, RobotRulesParser, isAddressDenied, createContent, effectiveContentLimit, protocolStatus,
   type ContentLease, type CrawlDatum, type PluginContext, type Protocol, type ProtocolOutput, type RobotRules, type RobotsFetch, type Configuration, type Logger,
 } from '../../sdk/plugin.js';
 import { readBody } from './body-reader.js';
-import { guardedConnector } from './guarded-connector.js';
-import { isIP } from 'node:net';
 import { sniffContentType } from './content-type.js';
 
 /** Datum metadata key of the response time in ms (Nutch's RESPONSE_TIME `_rs_`). */
@@ -32,11 +30,8 @@ export class Http implements Protocol {
   private readonly ifModifiedSince: boolean;
   private readonly storeResponseTime: boolean;
   private readonly storeRequest: boolean;
-  private readonly agent: Agent;
-  private readonly proxy: ProxyAgent | null;
-  private readonly proxyExceptions: Set<string>;
+  private readonly dispatchers: HttpDispatchers;
   private readonly robots: RobotRulesParser;
-  private readonly addressPolicy: AddressPolicy | null;
 
   constructor(ctx: PluginContext) {
     this.conf = ctx.conf;
@@ -50,34 +45,13 @@ export class Http implements Protocol {
     this.ifModifiedSince = ctx.conf.getBoolean('http.enable.if.modified.since.header', true);
     this.storeResponseTime = ctx.conf.getBoolean('http.store.responsetime', true);
     this.storeRequest = ctx.conf.getBoolean('store.http.request', false);
-    const rejectUnauthorized = ctx.conf.getBoolean('http.tls.certificates.check', false);
-    const timeouts = { connect: { timeout: this.timeout, rejectUnauthorized }, headersTimeout: this.timeout, bodyTimeout: this.timeout, keepAliveTimeout: 10_000 };
     // the SSRF guard sits in the connector, so pages, redirects, robots.txt and its redirects all pass it
-    this.addressPolicy = AddressPolicy.fromConf(ctx.conf);
-    const connect = this.addressPolicy ? guardedConnector(this.addressPolicy, timeouts.connect) : timeouts.connect;
-    this.agent = new Agent({ ...timeouts, connect, pipelining: 1 });
-    const proxyHost = ctx.conf.getString('http.proxy.host').trim();
-    if (proxyHost) {
-      const user = ctx.conf.getString('http.proxy.username');
-      const pass = ctx.conf.getString('http.proxy.password');
-      this.proxy = new ProxyAgent({
-        uri: `http://${proxyHost}:${ctx.conf.getInt('http.proxy.port', 8080)}`,
-        ...(user ? { token: `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}` } : {}),
-        requestTls: { rejectUnauthorized },
-        ...timeouts,
-      });
-    } else this.proxy = null;
-    this.proxyExceptions = new Set(ctx.conf.getStrings('http.proxy.exception.list').flatMap((s) => s.split(',')).map((s) => s.trim().toLowerCase()).filter(Boolean));
+    this.dispatchers = new HttpDispatchers(ctx.conf, this.timeout);
     this.robots = new RobotRulesParser(ctx.conf, ctx.log);
   }
 
   private dispatcherFor(url: URL): Dispatcher {
-    if (this.proxy && !this.proxyExceptions.has(url.hostname.toLowerCase())) {
-      // the proxy resolves names itself: only an address literal can be checked here
-      if (this.addressPolicy && isIP(bareHost(url.hostname))) this.addressPolicy.check(bareHost(url.hostname), url.hostname);
-      return this.proxy;
-    }
-    return this.agent;
+    return this.dispatchers.dispatcherFor(url);
   }
 
   async getProtocolOutput(url: string, datum: CrawlDatum, opts: { signal?: AbortSignal; memory?: ContentLease } = {}): Promise<ProtocolOutput> {
@@ -149,7 +123,7 @@ export class Http implements Protocol {
   };
 
   async close(): Promise<void> {
-    await Promise.all([this.agent.close(), this.proxy?.close()]);
+    await this.dispatchers.close();
   }
 }
 

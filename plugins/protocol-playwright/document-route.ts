@@ -2,9 +2,11 @@
  * The page's own document request, answered once by Chromium's network stack without following
  * redirects: an HTML document with a 2xx status is handed to the page to render; anything else is
  * aborted and answered from what was served, as protocol-http would. Subresources go through, except
- * the types in playwright.block.resources.
+ * the types in playwright.block.resources; with a routed fetch (guarded-fetch.ts) every request is
+ * fetched by it and fulfilled, so Chromium never connects anywhere itself.
  */
 import type { Page, Route } from 'playwright-core';
+import type { RoutedFetch } from './guarded-fetch.js';
 
 /** What the page's own document request answered (before any rendering). */
 export interface DocumentResponse {
@@ -26,7 +28,18 @@ export interface DocumentCapture {
   readonly error: unknown;
 }
 
-export async function routeDocument(page: Page, o: { timeoutMs: number; blocked: ReadonlySet<string> }): Promise<DocumentCapture> {
+export interface RouteOptions {
+  timeoutMs: number;
+  blocked: ReadonlySet<string>;
+  /** When set (guarded-fetch.ts), every request is fetched through it instead of by Chromium. */
+  fetch?: RoutedFetch;
+  /** Bytes a routed subresource may have. */
+  limitBytes?: number;
+  /** Called with each routed request that failed (a refused address, a network error). */
+  onRefused?: (url: string, err: unknown) => void;
+}
+
+export async function routeDocument(page: Page, o: RouteOptions): Promise<DocumentCapture> {
   const capture: { response: DocumentResponse | null; error: unknown } = { response: null, error: null };
   let first = true;
   await page.route('**/*', async (route: Route) => {
@@ -35,8 +48,12 @@ export async function routeDocument(page: Page, o: { timeoutMs: number; blocked:
       first = false;
       let doc: DocumentResponse;
       try {
-        const res = await route.fetch({ maxRedirects: 0, timeout: o.timeoutMs });
-        doc = capture.response = { status: res.status(), headers: res.headers(), body: await res.body() };
+        if (o.fetch) {
+          doc = capture.response = await o.fetch(req, o.limitBytes ?? Number.MAX_SAFE_INTEGER);
+        } else {
+          const res = await route.fetch({ maxRedirects: 0, timeout: o.timeoutMs });
+          doc = capture.response = { status: res.status(), headers: res.headers(), body: await res.body() };
+        }
       } catch (err) {
         capture.error = err;
         return route.abort('failed').catch(() => undefined);
@@ -49,7 +66,16 @@ export async function routeDocument(page: Page, o: { timeoutMs: number; blocked:
       return route.abort('aborted').catch(() => undefined);
     }
     if (o.blocked.has(req.resourceType())) return route.abort('blockedbyclient').catch(() => undefined);
-    return route.continue().catch(() => undefined);
+    if (!o.fetch) return route.continue().catch(() => undefined);
+    let res: DocumentResponse;
+    try {
+      res = await o.fetch(req, o.limitBytes ?? Number.MAX_SAFE_INTEGER);
+    } catch (err) {
+      o.onRefused?.(req.url(), err);
+      return route.abort('blockedbyclient').catch(() => undefined);
+    }
+    const { 'content-encoding': _e, 'content-length': _l, ...headers } = res.headers;
+    return route.fulfill({ status: res.status, headers, body: res.body }).catch(() => undefined);
   });
   return capture;
 }

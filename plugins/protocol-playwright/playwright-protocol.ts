@@ -10,11 +10,12 @@
 import { request } from 'undici';
 import type { Page } from 'playwright-core';
 import {
-  ContentMeta, ProtocolStatusCode, RobotRulesParser, agentString, baseHeaders, createContent, effectiveContentLimit, headersToMetadata, protocolStatus, statusForCode,
+  ContentMeta, HttpDispatchers, ProtocolStatusCode, RobotRulesParser, isAddressDenied, agentString, baseHeaders, createContent, effectiveContentLimit, headersToMetadata, protocolStatus, statusForCode,
   type Configuration, type ContentLease, type CrawlDatum, type Logger, type PluginContext, type Protocol, type ProtocolOutput, type RobotRules, type RobotsFetch,
 } from '../../sdk/plugin.js';
 import { BrowserPool } from './browser-pool.js';
-import { isRendered, routeDocument, type DocumentResponse } from './document-route.js';
+import { isRendered, routeDocument, type DocumentResponse, type RouteOptions } from './document-route.js';
+import { guardedFetch, NO_BROWSER_NETWORK_ARG } from './guarded-fetch.js';
 
 /** The protocols of each crawler (keyed by its Configuration), closed by the plugin's stop(). */
 const openProtocols = new WeakMap<Configuration, Set<PlaywrightProtocol>>();
@@ -37,6 +38,9 @@ export class PlaywrightProtocol implements Protocol {
   private readonly headers: Record<string, string>;
   private readonly robots: RobotRulesParser;
   private readonly httpTimeout: number;
+  /** Set when http.address.deny or http.proxy.host is: every request then goes through protocol-http's connections. */
+  private readonly dispatchers: HttpDispatchers | null;
+  private readonly refusedHosts = new Set<string>();
 
   constructor(ctx: PluginContext) {
     const conf = ctx.conf;
@@ -49,9 +53,15 @@ export class PlaywrightProtocol implements Protocol {
     this.httpTimeout = conf.getInt('http.timeout', 10_000);
     this.headers = baseHeaders(conf);
     const { 'user-agent': _ua, 'accept-encoding': _enc, ...extra } = this.headers;
+    const dispatchers = new HttpDispatchers(conf, this.httpTimeout);
+    if (dispatchers.policy || dispatchers.proxy) this.dispatchers = dispatchers;
+    else {
+      this.dispatchers = null;
+      void dispatchers.close();
+    }
     this.pool = new BrowserPool({
       executablePath: conf.getString('playwright.executable.path'),
-      args: conf.getStrings('playwright.launch.args'),
+      args: [...conf.getStrings('playwright.launch.args'), ...(this.dispatchers ? [NO_BROWSER_NETWORK_ARG] : [])],
       pagesMax: conf.getInt('playwright.pages.max', 4),
       maxPagesPerBrowser: conf.getInt('playwright.browser.max.pages', 500),
       userAgent: agentString(conf),
@@ -89,12 +99,16 @@ export class PlaywrightProtocol implements Protocol {
 
   private async render(url: string, datum: CrawlDatum, page: Page, memory?: ContentLease): Promise<ProtocolOutput> {
     const started = Date.now();
-    const doc = await routeDocument(page, { timeoutMs: this.timeoutMs, blocked: this.blocked });
+    const doc = await routeDocument(page, this.routeOptions());
     // the document is bounded by http.timeout, as any fetch; only the rendering counts against playwright.page.timeout
     try {
       await page.goto(url, { waitUntil: 'commit', timeout: this.httpTimeout });
     } catch (err) {
-      if (!doc.response) return failed(describe(doc.error ?? err));
+      if (!doc.response) {
+        // a refused address is ACCESS_DENIED, as protocol-http reports it
+        if (isAddressDenied(doc.error)) return { content: null, status: protocolStatus(ProtocolStatusCode.ACCESS_DENIED, deniedMessage(doc.error)) };
+        return failed(describe(doc.error ?? err));
+      }
     }
     let timedOut = false;
     if (isRendered(doc.response)) {
@@ -106,6 +120,22 @@ export class PlaywrightProtocol implements Protocol {
     if (!served) return failed(`no response for ${url}`);
     datum.metaData._rs_ = [String(Date.now() - started)];
     return this.output(url, served, page, timedOut, memory);
+  }
+
+  private routeOptions(): RouteOptions {
+    if (!this.dispatchers) return { timeoutMs: this.timeoutMs, blocked: this.blocked };
+    return {
+      timeoutMs: this.timeoutMs,
+      blocked: this.blocked,
+      fetch: guardedFetch(this.dispatchers, this.httpTimeout),
+      limitBytes: this.contentLimit,
+      onRefused: (url, err) => {
+        const host = (() => { try { return new URL(url).host; } catch { return url.slice(0, 100); } })();
+        if (this.refusedHosts.has(host)) return;
+        this.refusedHosts.add(host);
+        this.log.warn(`protocol-playwright: a page's request to ${url.slice(0, 300)} failed: ${describe(err)}`, { code: isAddressDenied(err) ? 'NUTCH_ADDRESS_DENIED' : undefined });
+      },
+    };
   }
 
   /** playwright.wait.until, then playwright.render.wait, both within playwright.page.timeout. */
@@ -161,7 +191,8 @@ export class PlaywrightProtocol implements Protocol {
 
   /** robots.txt over plain HTTP (no browser), read up to maxBytes. */
   private readonly fetchRobots: RobotsFetch = async (url, { signal, maxBytes }) => {
-    const res = await request(url, { method: 'GET', headers: { 'user-agent': this.headers['user-agent']! }, signal, headersTimeout: this.httpTimeout, bodyTimeout: this.httpTimeout });
+    const dispatcher = this.dispatchers?.dispatcherFor(new URL(url));
+    const res = await request(url, { method: 'GET', headers: { 'user-agent': this.headers['user-agent']! }, signal, headersTimeout: this.httpTimeout, bodyTimeout: this.httpTimeout, ...(dispatcher ? { dispatcher } : {}) });
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of res.body) {
@@ -176,13 +207,27 @@ export class PlaywrightProtocol implements Protocol {
     return { code: res.statusCode, body: new Uint8Array(Buffer.concat(chunks).subarray(0, maxBytes)), location: Array.isArray(location) ? location[0] : location };
   };
 
-  async close(): Promise<void> {
-    await this.pool.close();
+  private closing: Promise<void> | null = null;
+
+  /** Idempotent: the plugin's stop() and the owner may both close it. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      await this.pool.close();
+      await this.dispatchers?.close();
+    })();
+    return this.closing;
   }
 }
 
 function failed(message: string): ProtocolOutput {
   return { content: null, status: protocolStatus(ProtocolStatusCode.EXCEPTION, message) };
+}
+
+function deniedMessage(err: unknown): string {
+  for (let e = err as { code?: unknown; cause?: unknown; message?: string } | undefined, i = 0; e && i < 5; e = e.cause as typeof e, i++) {
+    if (e.code === 'NUTCH_ADDRESS_DENIED') return String(e.message);
+  }
+  return describe(err);
 }
 
 function describe(err: unknown): string {

@@ -1,9 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, request as httpRequest } from 'node:http';
-import { connect, type Socket } from 'node:net';
 import { startTestWeb } from '../web/test-web.js';
 import { fixtureContext } from '../helpers/context.js';
+import { startForwardProxy } from '../helpers/forward-proxy.js';
 import { createCrawlDatum, CrawlStatus, protocolStatusName } from '../../core/model/index.js';
 
 async function http(t: Parameters<typeof fixtureContext>[0], defines: Record<string, string>) {
@@ -12,44 +11,9 @@ async function http(t: Parameters<typeof fixtureContext>[0], defines: Record<str
 }
 const datum = () => createCrawlDatum({ status: CrawlStatus.STATUS_DB_UNFETCHED });
 
-/** A small forward proxy on 127.0.0.1: CONNECT tunnels and absolute-URI GETs, recording targets. */
-async function startProxy() {
-  const seen: string[] = [];
-  const sockets = new Set<Socket>();
-  const server = createServer((req, res) => {
-    seen.push(`GET ${req.url}`);
-    const up = httpRequest(req.url!, { method: req.method, headers: req.headers }, (r) => {
-      res.writeHead(r.statusCode!, r.headers);
-      r.pipe(res);
-    });
-    up.on('error', () => res.destroy());
-    req.pipe(up);
-  });
-  server.on('connection', (s) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
-  server.on('connect', (req, client: Socket, head) => {
-    seen.push(`CONNECT ${req.url}`);
-    const [host, port] = req.url!.split(':');
-    const up = connect(Number(port), host!, () => {
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      up.write(head);
-      up.pipe(client);
-      client.pipe(up);
-    });
-    sockets.add(up);
-    up.on('error', () => client.destroy());
-    client.on('error', () => up.destroy());
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    port: (server.address() as { port: number }).port,
-    seen,
-    close: () => new Promise<void>((r) => { for (const s of sockets) s.destroy(); server.close(() => r()); }),
-  };
-}
-
 test('protocol-http: http.proxy.host routes through the proxy, http.proxy.exception.list bypasses it', async (t) => {
   const web = await startTestWeb({ hosts: 2, pagesPerHost: 2, linksPerPage: 1 });
-  const proxy = await startProxy();
+  const proxy = await startForwardProxy();
   t.after(async () => { await web.close(); await proxy.close(); });
   const p = await http(t, { 'http.proxy.host': '127.0.0.1', 'http.proxy.port': String(proxy.port), 'http.proxy.exception.list': web.hosts[1]!.split(':')[0]! });
   const a = await p.getProtocolOutput(web.seeds[0]!, datum());

@@ -6,7 +6,7 @@
  */
 import { buildConnector } from 'undici';
 import { isIP } from 'node:net';
-import { bareHost, type AddressPolicy } from '../../sdk/plugin.js';
+import { bareHost, type AddressPolicy } from './address-policy.js';
 
 export function guardedConnector(policy: AddressPolicy, options: buildConnector.BuildOptions): buildConnector.connector {
   const connect = buildConnector({ ...options, lookup: policy.lookup } as buildConnector.BuildOptions);
