@@ -1,6 +1,6 @@
 /**
  * The address policy against DNS rebinding (issue 18): a host name that first resolves to an allowed
- * address and then to a denied one. protocol-http's connector (guarded-connector.ts) asks the policy's
+ * address and then to a denied one. The guarded connector (core/protocol/guarded-connector.ts) asks the policy's
  * lookup on every new connection, so the second answer is refused before connecting; and a lookup that
  * lies (answers after the check differ from what is connected to) is caught by the check of the
  * connected socket's peer address, before a byte is written. Two real HTTP servers on one port of
@@ -13,7 +13,7 @@ import type { LookupAddress } from 'node:dns';
 import { Agent, request } from 'undici';
 import { AddressPolicy, type AddressResolver } from '../../core/protocol/address-policy.js';
 import { loadConfiguration } from '../../core/config/index.js';
-import { guardedConnector } from '../../plugins/protocol-http/guarded-connector.js';
+import { guardedConnector } from '../../core/protocol/guarded-connector.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 interface Site {
