@@ -2,7 +2,8 @@
  * What only the PostgreSQL engine has, against throwaway PostgreSQL 15 clusters: store names shared
  * by every spelling of a path, and each bad input — an unreachable database, wrong credentials, the
  * server stopped by PID mid-session, a schema of a newer version — a clear error naming the culprit,
- * committed data intact; and a fetch worker frozen inside a fenced write, which must not keep its
+ * committed data intact (the stop by PID also in the middle of `nutch fetch`, which a re-run resumes);
+ * and a fetch worker frozen inside a fenced write, which must not keep its
  * partition past the lease.
  */
 import { after, before, test } from 'node:test';
@@ -15,7 +16,8 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
 import { PostgresStorageEngine } from '../../core/storage/postgres/postgres-engine.js';
-import { runNutch } from '../helpers/cli.js';
+import { runNutch, spawnNutch, startNutch } from '../helpers/cli.js';
+import { startTestWeb } from '../web/test-web.js';
 import { startPostgres, type PgServer } from '../helpers/postgres-server.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { collect, datum } from './conformance.js';
@@ -233,4 +235,47 @@ test('a worker frozen inside a fenced write keeps no partition past its lease: t
   await w.close();
   await q.complete(takeover);
   assert.equal((await q.status())[0]!.state, 'done');
+});
+
+test('the server stopped by PID in the middle of nutch fetch: the stage stops with a storage error naming the database, the committed batches stay, a re-run resumes after them', { timeout: 300_000 }, async (t) => {
+  const cwd = tempDir(t);
+  const url = schemaUrl();
+  const web = await startTestWeb({ hosts: 2, pagesPerHost: 30, linksPerPage: 1, latencyMs: 20 });
+  t.after(() => web.close());
+  writeFileSync(path.join(cwd, 'nutch-site.json'), JSON.stringify({
+    'http.agent.name': 'pg-gone-test', 'storage.url': url, 'storage.batch.size': 2, 'fetcher.server.delay': 0.05,
+    'plugin.includes': 'protocol-http|urlnormalizer-pass',
+  }));
+  const engine = new PostgresStorageEngine({ url, cwd });
+  t.after(() => engine.close());
+  const created = await engine.createSegment('crawl/segments');
+  const urls = web.allUrls();
+  const gen = await created.openWriter('crawl_generate', 0, { totalPartitions: 1 });
+  await gen.append(urls.map((u, i) => ({ url: u, value: datum(i) })));
+  await gen.finish();
+  await gen.close();
+  const segPath = `crawl/segments/${created.name}`;
+  await created.close();
+  const seg = await engine.openSegment(segPath);
+
+  const { child, result } = startNutch(['fetch', segPath, '-threads', '2'], { cwd, env: { NUTCH_CONF_DIR: cwd } });
+  t.after(() => child.kill('SIGKILL'));
+  for (const deadline = Date.now() + 120_000; Date.now() < deadline && (await seg.count('crawl_fetch')) === 0;) await sleep(20);
+  await server!.halt();
+  t.after(() => server!.restart());
+  const run = await result;
+  await server!.restart();
+  assert.equal(run.code, 3, run.stderr);
+  assert.match(run.stderr, /NUTCH_STORAGE_(CONNECTION_LOST|UNREACHABLE)/);
+  assert.ok(run.stderr.includes(`127.0.0.1:${server!.port}`), `names the database: ${run.stderr}`);
+  assert.ok(!/\n\s+at /.test(run.stderr), `no stack trace: ${run.stderr}`);
+  const committed = await collect(seg.read('crawl_fetch'));
+  assert.ok(committed.length > 0 && committed.length < urls.length, `${committed.length} committed before the server stopped`);
+
+  const again = await spawnNutch(['fetch', segPath, '-threads', '2'], { cwd, env: { NUTCH_CONF_DIR: cwd } });
+  assert.equal(again.code, 0, again.stderr);
+  const all = (await collect(seg.read('crawl_fetch'))).map((r) => r.url);
+  assert.deepEqual([...all].sort(), [...urls].sort(), 'every URL in crawl_fetch exactly once');
+  for (const r of committed) assert.equal(web.requestsFor(r.url).length, 1, `${r.url}, committed before the break, not fetched again`);
+  await seg.close();
 });
