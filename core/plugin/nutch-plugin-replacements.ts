@@ -34,7 +34,6 @@ const rows: NutchPluginReplacement[] = [
   { id: 'parse-zip', javaPackage: 'org.apache.nutch.parse.zip', advice: 'archives are not parsed' },
   { id: 'parse-ext', javaPackage: 'org.apache.nutch.parse.ext', advice: 'external parser commands are not supported; write a Parser plugin (docs/plugins.md)' },
   { id: 'feed', javaPackage: 'org.apache.nutch.parse.feed', advice: 'RSS/Atom feeds are not parsed' },
-  { id: 'headings', javaPackage: 'org.apache.nutch.parse.headings', advice: 'write an HtmlParseFilter plugin (docs/plugins.md)' },
   { id: 'creativecommons', javaPackage: 'org.creativecommons.nutch', advice: 'not available' },
   { id: 'microformats-reltag', javaPackage: 'org.apache.nutch.microformats.reltag', advice: 'not available' },
   // Indexing
