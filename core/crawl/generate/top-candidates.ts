@@ -17,6 +17,7 @@
  */
 import type { Candidate } from './candidate-runs.js';
 import { yieldToEventLoop } from '../../storage/yield.js';
+import { WorstFirstHeap } from '../worst-first-heap.js';
 
 interface Entry extends Candidate {
   dead: boolean;
@@ -29,65 +30,9 @@ function worse(a: Candidate, b: Candidate): boolean {
   return a.sort !== b.sort ? a.sort < b.sort : a.url > b.url;
 }
 
-/** A binary min-heap under worse(): the worst entry at index 0. */
-class WorstHeap {
-  readonly items: Entry[] = [];
-
-  get size(): number {
-    return this.items.length;
-  }
-
-  peek(): Entry | undefined {
-    return this.items[0];
-  }
-
-  push(e: Entry): void {
-    const a = this.items;
-    a.push(e);
-    let i = a.length - 1;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      if (!worse(a[i]!, a[p]!)) break;
-      [a[i], a[p]] = [a[p]!, a[i]!];
-      i = p;
-    }
-  }
-
-  pop(): Entry | undefined {
-    const a = this.items;
-    const top = a[0];
-    const last = a.pop();
-    if (a.length > 0 && last) {
-      a[0] = last;
-      this.down(0);
-    }
-    return top;
-  }
-
-  private down(i: number): void {
-    const a = this.items;
-    for (;;) {
-      const l = 2 * i + 1, r = l + 1;
-      let m = i;
-      if (l < a.length && worse(a[l]!, a[m]!)) m = l;
-      if (r < a.length && worse(a[r]!, a[m]!)) m = r;
-      if (m === i) return;
-      [a[i], a[m]] = [a[m]!, a[i]!];
-      i = m;
-    }
-  }
-
-  /** Replaces the content (heapified in place). */
-  reset(entries: Entry[]): void {
-    this.items.length = 0;
-    this.items.push(...entries);
-    for (let i = (this.items.length >> 1) - 1; i >= 0; i--) this.down(i);
-  }
-}
-
 export class TopCandidates {
-  private readonly all = new WorstHeap();
-  private readonly byHost = new Map<number, WorstHeap>();
+  private readonly all = new WorstFirstHeap<Entry>(worse);
+  private readonly byHost = new Map<number, WorstFirstHeap<Entry>>();
   private live = 0;
 
   constructor(
@@ -124,7 +69,7 @@ export class TopCandidates {
     const e: Entry = { url: c.url, sort: c.sort, host: c.host, dead: false };
     if (this.perHost > 0) {
       let hh = this.byHost.get(c.host);
-      if (!hh) this.byHost.set(c.host, (hh = new WorstHeap()));
+      if (!hh) this.byHost.set(c.host, (hh = new WorstFirstHeap<Entry>(worse)));
       if (hh.size >= this.perHost) {
         const hostWorst = hh.peek()!;
         if (!worse(hostWorst, e)) {
