@@ -132,7 +132,7 @@ test('nutch convert-conf writes the JSON forms with typed values and lists every
   const conf = nutchConfDir(cwd, `
   <property><name>fetcher.parse</name><value>true</value></property>
   <property><name>http.timeout</name><value>not-a-number</value></property>
-  <property><name>lang.extraction.policy</name><value>detect,identify</value></property>`);
+  <property><name>fetcher.store.robotstxt</name><value>true</value></property>`);
   writeFileSync(join(conf, 'nutch-default.xml'), `<configuration>
   <property><name>http.content.limit</name><value>65536</value></property>
   <property><name>http.timeout</name><value>10000</value></property>
@@ -151,7 +151,7 @@ test('nutch convert-conf writes the JSON forms with typed values and lists every
   assert.equal('mapreduce.job.reduces' in site, false);
   const unused = readFileSync(join(out, 'unsupported-properties.txt'), 'utf8');
   assert.match(unused, /^http\.timeout\tnot-a-number\t.*nutch-site\.xml:\d+\tinvalid value: expected an integer/m);
-  assert.match(unused, /^lang\.extraction\.policy\tdetect,identify\t.*nutch-site\.xml:\d+\tunknown to nutch-ts/m);
+  assert.match(unused, /^fetcher\.store\.robotstxt\ttrue\t.*nutch-site\.xml:\d+\tunknown to nutch-ts/m);
   assert.match(unused, /^mapreduce\.job\.reduces\t4\t.*nutch-site\.xml:26\tnot supported by nutch-ts$/m);
   assert.match(r.stdout, /3 not used by nutch-ts:/);
   assert.match(r.stdout, /^ {2}mapreduce\.job\.reduces = "4" {2}\(.*nutch-site\.xml:26\) not supported by nutch-ts$/m);
