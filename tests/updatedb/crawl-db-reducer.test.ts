@@ -5,7 +5,8 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { CrawlStatus as S, createCrawlDatum, statusName, type CrawlDatum } from '../../core/model/crawl-datum.js';
-import { CrawlDbValues, reduceCrawlDatum, type CrawlDbReducerEnv } from '../../core/crawl/updatedb/crawl-db-reducer.js';
+import { reduceCrawlDatum, type CrawlDbReducerEnv } from '../../core/crawl/updatedb/crawl-db-reducer.js';
+import { CrawlDbValues } from '../../core/crawl/updatedb/crawl-db-values.js';
 import { fixtureContext } from '../helpers/context.js';
 
 const URL = 'http://www.example.com/page.html';
