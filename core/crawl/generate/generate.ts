@@ -16,12 +16,14 @@ import type { URLFilters } from '../../extension-points/url-filter.js';
 import type { URLNormalizers } from '../../extension-points/url-normalizer.js';
 import { StageRun } from '../stage-run.js';
 import { openExistingCrawlDb } from '../existing-stores.js';
-import { CandidateRuns } from './candidate-runs.js';
+import { CandidateRuns, type Candidate } from './candidate-runs.js';
 import { TopCandidates } from './top-candidates.js';
 import { SegmentAllocation } from './segment-allocation.js';
-import { NOT_ADMITTED, generatedDatum, selectSortValue, type SelectorOptions } from './selector.js';
+import { generatedDatum, type SelectorOptions } from './selector.js';
+import { selectCandidates } from './candidate-selection.js';
+import { HostIds } from './host-ids.js';
 import { URLPartitioner, type PartitionMode } from './url-partitioner.js';
-import { domainOf, hostOf } from '../../url/url-parts.js';
+import { hostOf } from '../../url/url-parts.js';
 import { noSelectionReason } from './no-selection-reason.js';
 import { DatumMeta, type CrawlDatum } from '../../model/crawl-datum.js';
 import { TimeSlice } from '../../storage/yield.js';
@@ -170,14 +172,14 @@ interface SelectChains {
 }
 
 /**
- * 1. select: every record through the Selector checks, candidates kept in sorted runs; 2. allocate:
- * best first into segments, capped by topN and generate.max.count. Returns the non-empty segments'
- * URLs, or none when stopped or nothing is due (said in the log and the counters).
+ * 1. select: every record through the Selector checks, candidates kept best first
+ * (candidate-selection.ts); 2. the HostDb's per-host limits, when configured; 3. allocate: best first
+ * into segments, capped by topN and generate.max.count. Returns the non-empty segments' URLs, or none
+ * when stopped or nothing is due (said in the log and the counters).
  */
 async function selectAndAllocate(ctx: NutchContext, run: StageRun, db: CrawlDb, s: GenerateSettings, chains: SelectChains): Promise<{ segmentsToWrite: string[][]; fetchDelay: HostLimits['fetchDelay'] }> {
   const { counters, log } = run;
-  const hostIds = new Map<string, number>();
-  const hostNames: string[] = [];
+  const hostIds = new HostIds(chains.hostNormalizers, s.byDomain && !s.hostLimitConf);
   // URLs of a host that fit in no segment, counted once per URL and once per host, as Nutch
   const affectedHosts = new Set<number>();
   const hostOverflow = (h: number) => {
@@ -185,65 +187,24 @@ async function selectAndAllocate(ctx: NutchContext, run: StageRun, db: CrawlDb, 
     if (affectedHosts.has(h)) return;
     affectedHosts.add(h);
     counters.HOSTS_AFFECTED_PER_HOST_OVERFLOW = affectedHosts.size;
-    log.info(`Host or domain ${hostNames[h]} has more than ${s.maxCount} URLs for all ${s.maxNumSegments} segments. Additional URLs won't be included in the fetchlist.`);
+    log.info(`Host or domain ${hostIds.names[h]} has more than ${s.maxCount} URLs for all ${s.maxNumSegments} segments. Additional URLs won't be included in the fetchlist.`);
   };
-  const keep = s.topN * s.maxNumSegments;
-  const perHost = s.maxCount > 0 && !s.perHostCount ? s.maxCount * s.maxNumSegments : 0;
-  // bounded selection (top-candidates.ts) wherever keeping the best `keep` is exact; else every candidate in sorted runs
-  const bounded = Number.isFinite(keep) && !s.perHostCount && (perHost === 0 || s.maxNumSegments === 1);
-  const top = bounded ? new TopCandidates(keep, perHost, (c) => hostOverflow(c.host)) : null;
-  const runs = top ? null : new CandidateRuns(keep, perHost, (c) => hostOverflow(c.host));
-  let candidates = 0;
-  const selector: SelectorOptions = {
-    filters: chains.filters, schedule: chains.schedule, scoring: chains.scoring, curTime: s.curTime, counters,
-    restrictStatus: run.conf.getString('generate.restrict.status'),
-    genDelay: run.conf.getInt('crawl.gen.delay'),
-    minInterval: run.conf.getInt('generate.min.interval'),
-    minScore: run.conf.getFloat('generate.min.score'),
-  };
-  let scanned = 0;
+  const store = candidateStore(s, (c) => hostOverflow(c.host));
   const slice = new TimeSlice();
-  // The lock is held and the session writes nothing before the marks at the end, so the committed
-  // CrawlDb (the reader connection, on this thread) is exactly what the session would read.
-  for await (const { url, value } of db.scan({ batchSize: s.batchSize })) {
-    await slice.tick();
-    if (++scanned % s.batchSize === 0) {
-      run.progress(scanned);
-      if (run.stopping) break;
-    }
-    // with a bounded selection, a record ranked below the topN candidates kept so far can never be
-    // selected: it is neither filtered nor host-normalised (selector.ts, top-candidates.ts)
-    const sort = selectSortValue(url, value, selector, top ? (v) => top.admits(v, url) : undefined);
-    if (sort === null) continue;
-    candidates++;
-    if (sort === NOT_ADMITTED) continue;
-    let host = -1;
-    if (s.countHosts) {
-      const normalised = chains.hostNormalizers ? chains.hostNormalizers.normalize(url) : url;
-      const h = normalised === null ? null : hostOf(normalised);
-      if (h === null) {
-        run.count('MALFORMED_URL');
-        continue;
-      }
-      const key = s.byDomain && !s.hostLimitConf ? domainOf(h) : h;
-      host = hostIds.get(key) ?? -1;
-      if (host < 0) {
-        host = hostNames.push(key) - 1;
-        hostIds.set(key, host);
-      }
-    }
-    (top ?? runs!).add({ url, sort, host });
-  }
-  counters.records_scanned = scanned;
-  counters.candidates = candidates;
+  await selectCandidates(run, db, store, {
+    selector: selectorOptions(run, s, chains),
+    hostIds: s.countHosts ? hostIds : null,
+    batchSize: s.batchSize,
+    slice,
+  });
   let hostLimits: HostLimits = { maxCount: new Map(), fetchDelay: new Map() };
-  if (s.hostLimitConf && !run.stopping) hostLimits = await loadHostLimits(ctx.storage, s.hostLimitConf, hostNames, s.batchSize, log);
+  if (s.hostLimitConf && !run.stopping) hostLimits = await loadHostLimits(ctx.storage, s.hostLimitConf, hostIds.names, s.batchSize, log);
 
   const allocation = new SegmentAllocation({
     topN: s.topN, maxCount: s.maxCount, maxNumSegments: s.maxNumSegments, counters, onHostOverflow: hostOverflow,
-    maxCountOf: s.perHostCount ? (h) => hostLimits.maxCount.get(hostNames[h]!) ?? s.maxCount : undefined,
+    maxCountOf: s.perHostCount ? (h) => hostLimits.maxCount.get(hostIds.names[h]!) ?? s.maxCount : undefined,
   });
-  for await (const c of (top ?? runs!).sorted()) {
+  for await (const c of store.sorted()) {
     if (run.stopping || !allocation.open) break;
     await slice.tick();
     allocation.offer(c);
@@ -262,6 +223,27 @@ async function selectAndAllocate(ctx: NutchContext, run: StageRun, db: CrawlDb, 
     log.warn(`Generator: 0 records selected for fetching, exiting ... (${reason.message})`);
   }
   return { segmentsToWrite, fetchDelay: hostLimits.fetchDelay };
+}
+
+/**
+ * Bounded selection (top-candidates.ts) wherever keeping the best topN × maxNumSegments is exact;
+ * else every candidate in sorted runs (candidate-runs.ts).
+ */
+function candidateStore(s: GenerateSettings, onHostOverflow: (c: Candidate) => void): TopCandidates | CandidateRuns {
+  const keep = s.topN * s.maxNumSegments;
+  const perHost = s.maxCount > 0 && !s.perHostCount ? s.maxCount * s.maxNumSegments : 0;
+  const bounded = Number.isFinite(keep) && !s.perHostCount && (perHost === 0 || s.maxNumSegments === 1);
+  return bounded ? new TopCandidates(keep, perHost, onHostOverflow) : new CandidateRuns(keep, perHost, onHostOverflow);
+}
+
+function selectorOptions(run: StageRun, s: GenerateSettings, chains: SelectChains): SelectorOptions {
+  return {
+    filters: chains.filters, schedule: chains.schedule, scoring: chains.scoring, curTime: s.curTime, counters: run.counters,
+    restrictStatus: run.conf.getString('generate.restrict.status'),
+    genDelay: run.conf.getInt('crawl.gen.delay'),
+    minInterval: run.conf.getInt('generate.min.interval'),
+    minScore: run.conf.getFloat('generate.min.score'),
+  };
 }
 
 /** 4. generate.update.crawldb: mark the selected URLs so the next generate skips them (committed last). */
