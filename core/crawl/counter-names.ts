@@ -22,7 +22,7 @@ const CRAWLDB_STATUSES = [
 ] as const;
 
 const PARSE = [
-  'ParseSegment.errors', 'ParseSegment.timeouts', 'ParseSegment.alreadyParsed', 'ParseSegment.skipped.segment_closed',
+  'ParseSegment.errors', 'ParseSegment.timeouts', 'ParseSegment.alreadyParsed', 'ParseSegment.unfinishedReplaced', 'ParseSegment.skipped.segment_closed',
   'ParseSegment.skipped.noFetchStatus', 'ParseSegment.skipped.notFetched', 'ParseSegment.skipped.truncated',
   'ParserStatus.success', 'ParserStatus.failed', 'ParserStatus.notparsed',
   'outlinks.found', 'outlinks.kept', 'outlinks.tooLong', 'outlinks.ignored', 'outlinks.filtered', 'outlinks.overCeiling',

@@ -3,7 +3,8 @@
  * parses each page in the worker pool (a sliding window keeps every worker busy and the output in
  * content order), and appends parse_text, parse_data and crawl_parse to the same partition numbers,
  * committing in storage.batch.size batches. `_SUCCESS` is written only when every partition is done.
- * A segment that already holds parse output is refused (as Nutch) unless `force`, which replaces it.
+ * A segment already parsed (every parse part with `_SUCCESS`) is refused, as Nutch, unless `force`,
+ * which replaces it; the parts an unfinished (stopped or killed) parse left are replaced without it.
  * An abort stops reading, lets in-flight parses finish, commits them and leaves the parts incomplete.
  */
 import path from 'node:path';
@@ -35,12 +36,23 @@ export async function parse(ctx: NutchContext, args: ParseArgs, opts: StageOptio
   const segment = await ctx.storage.openSegment(segmentDir);
   try {
     const already: SegmentPartName[] = [];
-    for (const part of PARSE_PARTS) if (await segment.hasPart(part)) already.push(part);
-    if (already.length && !args.force) {
+    let parsed = true;
+    for (const part of PARSE_PARTS) {
+      if (await segment.hasPart(part)) already.push(part);
+      if (!(await segment.isComplete(part))) parsed = false;
+    }
+    // The refusal reads the _SUCCESS markers (DESIGN §5): only a finished parse is "already parsed".
+    // Parts without them are what a killed or stopped parse left; left alone, every later parse would
+    // skip the segment and its unparsed pages would never reach the CrawlDb, so they are replaced.
+    if (parsed && !args.force) {
       ctx.log.warn(`Segment ${segmentDir} already parsed (${already.join(', ')} exist); skipped. Use -force to parse it again.`, { code: 'NUTCH_SEGMENT_ALREADY_PARSED', segment: segmentDir });
       run.emit({ type: 'skip', stage: 'parse', reason: 'already parsed', culprit: segmentDir });
       run.count('ParseSegment.alreadyParsed');
       return counters;
+    }
+    if (already.length && !parsed && !args.force) {
+      ctx.log.warn(`Segment ${segmentDir} holds an unfinished parse (${already.join(', ')} without _SUCCESS: a parse was stopped or killed); parsing it again from the start.`, { segment: segmentDir });
+      run.count('ParseSegment.unfinishedReplaced');
     }
     const partitions = await segment.partitions('content');
     if (partitions.length === 0) {
@@ -49,7 +61,7 @@ export async function parse(ctx: NutchContext, args: ParseArgs, opts: StageOptio
     if (!(await segment.isComplete('content'))) {
       ctx.log.warn(`Content of segment ${segmentDir} is incomplete (no _SUCCESS: the fetch is running or was stopped); parsing what it holds.`, { segment: segmentDir });
     }
-    for (const part of already) await segment.dropPart(part); // -force: the old parse goes first, never mixed with the new
+    for (const part of already) await segment.dropPart(part); // -force or unfinished: the old parse goes first, never mixed with the new
 
     const parser = await SegmentParser.create(ctx, { normalize: !args.noNormalize, filter: !args.noFilter });
     const timeoutsBefore = parser.pool.stats.timeouts;
