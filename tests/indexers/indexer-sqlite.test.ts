@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SqliteIndexWriter } from '../../plugins/indexer-sqlite/index.js';
 import { toFtsQuery } from '../../plugins/indexer-sqlite/fts-query.js';
@@ -59,4 +59,49 @@ test('toFtsQuery escapes every FTS5 operator', () => {
     ['über', '"über"'],
   ];
   for (const [q, want] of cases) assert.equal(toFtsQuery(q), want, q);
+});
+
+test('indexer-sqlite: a closed writer leaves its write thread waiting for the next writer, of another index too; a writer whose index cannot be opened fails and gives no thread back', async (t) => {
+  const { idleIndexWriteThreads } = await import('../../plugins/indexer-sqlite/write-worker.js');
+  const a = tempDir(t);
+  const b = tempDir(t);
+  const first = new SqliteIndexWriter();
+  await first.open({ writerId: 'a', parameters: {}, crawlDir: a });
+  await first.write(doc('http://a.example/', 'A', 'alphaword'));
+  await first.close();
+  const parked = idleIndexWriteThreads();
+  assert.ok(parked >= 1, 'the closed writer left its thread waiting');
+  const second = new SqliteIndexWriter();
+  await second.open({ writerId: 'b', parameters: {}, crawlDir: b });
+  await second.write(doc('http://b.example/', 'B', 'betaword'));
+  await second.commit();
+  assert.equal(idleIndexWriteThreads(), parked - 1, 'the next writer took the waiting thread');
+  await second.write(doc('http://b.example/3', 'B3', 'deltaword'));
+  await second.abort();
+  assert.equal(idleIndexWriteThreads(), parked, 'an aborted writer gives its thread back too');
+  const third = new SqliteIndexWriter();
+  await third.open({ writerId: 'b', parameters: {}, crawlDir: b });
+  await third.write(doc('http://b.example/2', 'B2', 'gammaword'));
+  await third.close();
+  assert.deepEqual(await third.search('deltaword', { limit: 5 }), [], 'the aborted write never reached b');
+  assert.equal((await third.search('betaword', { limit: 5 })).length, 1, 'the reused thread wrote b');
+  assert.equal((await third.search('gammaword', { limit: 5 })).length, 1);
+  assert.deepEqual(await third.search('alphaword', { limit: 5 }), [], 'and nothing of a');
+  const reader = new SqliteIndexWriter();
+  await reader.open({ writerId: 'a', parameters: {}, crawlDir: a });
+  assert.equal((await reader.search('alphaword', { limit: 5 })).length, 1);
+  await reader.close();
+
+  const broken = tempDir(t);
+  mkdirSync(join(broken, 'index'));
+  writeFileSync(join(broken, 'index', 'index.sqlite'), 'this is not a database, it is long enough to have a header '.repeat(20));
+  const before = idleIndexWriteThreads();
+  const bad = new SqliteIndexWriter();
+  await bad.open({ writerId: 'broken', parameters: {}, crawlDir: broken });
+  await assert.rejects(async () => {
+    await bad.write(doc('http://c.example/', 'C', 'c'));
+    await bad.commit();
+  }, (e: { code: string; message: string }) => e.code === 'NUTCH_INDEX_WRITER_FAILED' && e.message.includes('broken') && e.message.includes('index.sqlite'));
+  await bad.abort();
+  assert.ok(idleIndexWriteThreads() <= before, 'the failed writer parked no thread');
 });
