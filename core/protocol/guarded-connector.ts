@@ -4,12 +4,13 @@
  * then the connected socket's peer address is checked again, so no request is ever written to a
  * refused address, whatever the URL spelling, DNS rebinding or redirect that led there.
  */
-import { buildConnector } from 'undici';
+import type { buildConnector } from 'undici';
 import { isIP } from 'node:net';
 import { bareHost, type AddressPolicy } from './address-policy.js';
+import { undiciModule } from './undici-module.js';
 
 export function guardedConnector(policy: AddressPolicy, options: buildConnector.BuildOptions): buildConnector.connector {
-  const connect = buildConnector({ ...options, lookup: policy.lookup } as buildConnector.BuildOptions);
+  const connect = undiciModule().buildConnector({ ...options, lookup: policy.lookup } as buildConnector.BuildOptions);
   return (opts, callback) => {
     const host = bareHost(opts.hostname);
     if (isIP(host)) {

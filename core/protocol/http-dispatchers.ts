@@ -7,10 +7,11 @@
  * Chromium's requests through it, so both honour the same SSRF guard and proxy.
  */
 import { isIP } from 'node:net';
-import { Agent, ProxyAgent, type Dispatcher } from 'undici';
+import type { Agent, ProxyAgent, Dispatcher } from 'undici';
 import type { Configuration } from '../config/configuration.js';
 import { AddressPolicy, bareHost } from './address-policy.js';
 import { guardedConnector } from './guarded-connector.js';
+import { undiciModule } from './undici-module.js';
 
 export class HttpDispatchers {
   readonly policy: AddressPolicy | null;
@@ -19,6 +20,7 @@ export class HttpDispatchers {
   private readonly proxyExceptions: ReadonlySet<string>;
 
   constructor(conf: Configuration, timeoutMs = conf.getInt('http.timeout', 10_000)) {
+    const { Agent, ProxyAgent } = undiciModule();
     const rejectUnauthorized = conf.getBoolean('http.tls.certificates.check', false);
     const timeouts = { connect: { timeout: timeoutMs, rejectUnauthorized }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, keepAliveTimeout: 10_000 };
     this.policy = AddressPolicy.fromConf(conf);

@@ -11,7 +11,13 @@
  * - suffix: the ICANN public suffix, or null when the host has none (IP addresses, unlisted labels),
  *   as Nutch's getDomainSuffix returns null.
  */
-import { parse } from 'tldts';
+import { createRequire } from 'node:module';
+
+// tldts (the public suffix list: ~200 KB of data evaluated at load) is loaded on the first lookup,
+// not with this module: nutch-ts/plugin re-exports it, so every plugin, parse worker and command
+// would otherwise pay ~0.05 CPU-s for it whether or not it ever asks for a domain.
+const requireFromHere = createRequire(import.meta.url);
+let tldtsParse: typeof import('tldts').parse | undefined;
 
 /** Hosts repeat heavily within a crawl: a bounded memo saves a public-suffix lookup per URL (a pure function's cache, not state). */
 const CACHE_LIMIT = 20_000;
@@ -39,7 +45,8 @@ function lookup(raw: string): HostParts {
   const lower = raw.toLowerCase();
   const host = lower.endsWith('.') ? lower.slice(0, -1) : lower;
   if (host === '') return { host, domain: '', suffix: null };
-  const p = parse(host, { allowPrivateDomains: false, extractHostname: false, detectIp: true });
+  tldtsParse ??= (requireFromHere('tldts') as typeof import('tldts')).parse;
+  const p = tldtsParse(host, { allowPrivateDomains: false, extractHostname: false, detectIp: true });
   if (p.isIp) return { host, domain: host, suffix: null };
   return { host, domain: p.domain ?? host, suffix: p.isIcann && p.publicSuffix ? p.publicSuffix : null };
 }
