@@ -127,6 +127,8 @@ export class PgKeyedSession<V> {
   private seq = 0;
   /** Records in the staging table not merged into the store yet. */
   private staged = 0;
+  /** Records merged into the store by this session (for analyzeIfGrown after the commit). */
+  private merged = 0;
   /** Whether the store has no row yet (asked at the first merge; null before). */
   private emptyStore: boolean | null = null;
   private readonly inFlight: Promise<void>[] = [];
@@ -181,6 +183,7 @@ export class PgKeyedSession<V> {
     while (this.inFlight.length) await this.inFlight.shift();
     this.rethrow();
     if (this.staged === 0) return;
+    this.merged += this.staged;
     this.staged = 0;
     await this.run(async () => {
       // the session holds the writer lock: nobody else adds rows, so "empty" stays true until this merge
@@ -258,6 +261,8 @@ export class PgKeyedSession<V> {
       await this.end(err);
       throw err;
     });
+    // committed: fresher planner statistics are only an optimisation, so a failure here is not the stage's
+    await this.run(() => this.sql.analyzeIfGrown(this.client, this.merged)).catch(() => {});
     await this.end();
   }
 
