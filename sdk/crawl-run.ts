@@ -8,7 +8,7 @@ import type { Counters, ProgressEvent, StageOptions } from '../core/crawl/progre
 import type { CrawlSummaryCounters } from '../core/crawl/counter-names.js';
 import { EventChannel } from '../core/crawl/event-channel.js';
 import { crawl as crawlLoop, type CrawlArgs } from '../core/crawl/crawl/crawl.js';
-import { existingGc } from '../core/crawl/crawl/collect-garbage.js';
+import { collectWhenGrown, existingGc } from '../core/crawl/crawl/collect-garbage.js';
 import { defaultStages } from '../core/crawl/stages.js';
 
 export interface CrawlOptions extends Omit<CrawlArgs, 'crawlDir' | 'seedDir' | 'rounds' | 'sizeFetchlist' | 'numThreads' | 'index'> {
@@ -49,7 +49,7 @@ export function startCrawl(
     sizeFetchlist: opts.topN,
     numThreads: opts.threads,
     index: opts.index ?? true,
-  }, { ...o, collectGarbage: existingGc() }));
+  }, { ...o, collectGarbage: collectWhenGrown(existingGc()) }));
   result.then(() => channel.end(), (err) => channel.end(err));
   result.catch(() => {});
   const events = (): AsyncIterator<ProgressEvent> => {

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { crawl } from '../../core/crawl/crawl/crawl.js';
 import type { CrawlStages } from '../../core/crawl/crawl/crawl-stages.js';
-import { existingGc, exposeGc } from '../../core/crawl/crawl/collect-garbage.js';
+import { collectWhenGrown, existingGc, exposeGc } from '../../core/crawl/crawl/collect-garbage.js';
 import { fixtureContext } from '../helpers/context.js';
 import { parsePoolOf } from '../../core/parse/parsers.js';
 import type { ParsePool } from '../../core/parse/pool.js';
@@ -65,4 +65,23 @@ test('the crawl loop keeps one parse pool from round to round and ends it with t
   assert.equal(pools.length, 2);
   assert.equal(pools[0], pools[1], 'round 2 parses with the workers of round 1');
   await assert.rejects(pools[0]!.parse({ url: 'http://a/', baseUrl: 'http://a/', content: new Uint8Array(), contentType: 'text/html', metadata: {} }), /NUTCH_CLOSED|closed/);
+});
+
+test('collectWhenGrown collects only once the heap has grown by the threshold since its last collection', () => {
+  assert.equal(collectWhenGrown(undefined), undefined, 'no gc, no collector');
+  let collections = 0;
+  const minGrowth = 32 * 1024 * 1024;
+  const collect = collectWhenGrown(() => collections++, minGrowth)!;
+  const held: Buffer[] = [Buffer.alloc(minGrowth)];
+  collect();
+  assert.equal(collections, 1, 'the first call collects when the heap is that large');
+  collect();
+  assert.equal(collections, 1, 'nothing grew: no collection');
+  held.push(Buffer.alloc(minGrowth / 4));
+  collect();
+  assert.equal(collections, 1, 'grown by less than the threshold: no collection');
+  held.push(Buffer.alloc(minGrowth));
+  collect();
+  assert.equal(collections, 2, 'grown past the threshold: collected');
+  assert.equal(held.length, 3);
 });

@@ -9,7 +9,7 @@ import { NutchError } from '../../../core/errors.js';
 import { parseDuration } from '../../../core/config/property-types.js';
 import { crawl, CRAWL_DEFAULTS } from '../../../core/crawl/crawl/crawl.js';
 import { defaultStages } from '../../../core/crawl/stages.js';
-import { exposeGc } from '../../../core/crawl/crawl/collect-garbage.js';
+import { collectWhenGrown, exposeGc } from '../../../core/crawl/crawl/collect-garbage.js';
 import { intOption, parseArgs } from '../args.js';
 import { cliContext } from '../context-from-args.js';
 import { ExitCode, type Command } from '../command.js';
@@ -82,7 +82,7 @@ export const crawlCommand: Command = {
         hostDbUpdate: args.flags.has('--hostdbupdate'),
         hostDbGenerate: args.flags.has('--hostdbgenerate'),
         sitemapsFromHostDb: sitemapsFromHostDb as 'never' | 'always' | 'once' | undefined,
-      }, { signal: io.signal, onProgress: (e) => { display(e); recorder.onProgress(e); }, collectGarbage: exposeGc() });
+      }, { signal: io.signal, onProgress: (e) => { display(e); recorder.onProgress(e); }, collectGarbage: collectWhenGrown(exposeGc()) });
       io.stdout.write(formatSummary(summary, Date.now() - started, recorder.list(), `${crawlDir.replace(/\/+$/, '')}/crawldb`));
       if (io.signal.aborted) return ExitCode.INTERRUPTED;
       return ExitCode.OK;
