@@ -54,13 +54,14 @@ export function extractEpub(bytes: Uint8Array, limits: ExtractLimits): Extracted
   for (const id of spine) {
     const item = manifest.get(id);
     if (!item || !/html|xml/.test(item.type)) continue;
-    const html = zip.readText(folder + decodeURIComponent(item.href.split('#')[0]!));
+    const html = zip.textPieces(folder + decodeURIComponent(item.href.split('#')[0]!));
     if (html !== null) readContentDocument(html, doc);
   }
   return doc.build();
 }
 
-function readContentDocument(html: string, doc: DocumentBuilder): void {
+/** One content document, tokenized piece by piece as it is inflated. */
+function readContentDocument(html: Iterable<string>, doc: DocumentBuilder): void {
   let skip = 0;
   const links: { url: string; text: string }[] = [];
   const tokenizer = new HtmlTokenizer({
@@ -83,6 +84,7 @@ function readContentDocument(html: string, doc: DocumentBuilder): void {
       for (const l of links) l.text += t;
     },
   }, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true, recognizeSelfClosing: true });
-  tokenizer.end(html);
+  for (const piece of html) tokenizer.write(piece);
+  tokenizer.end();
   doc.newline();
 }

@@ -16,7 +16,7 @@ export function extractOdf(bytes: Uint8Array, limits: ExtractLimits): ExtractedD
   const zip = new ZipArchive(bytes, limits.maxExpandedBytes);
   const doc = new DocumentBuilder(limits.maxTextChars);
   readCoreProperties(zip, 'meta.xml', doc);
-  const content = zip.readText('content.xml');
+  const content = zip.textPieces('content.xml');
   if (content === null) throw new DocumentError('the document has no content.xml: not an OpenDocument file', 'invalid');
   let inBody = false;
   let skip = 0;

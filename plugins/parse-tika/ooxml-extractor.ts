@@ -63,8 +63,9 @@ function partPath(folder: string, target: string): string {
   return out.join('/');
 }
 
-function requirePart(zip: ZipArchive, name: string): string {
-  const xml = zip.readText(name);
+/** A main part, as text pieces decoded while it is inflated (never held whole). */
+function requirePart(zip: ZipArchive, name: string): Iterable<string> {
+  const xml = zip.textPieces(name);
   if (xml === null) throw new DocumentError(`the document has no ${name}`, 'invalid');
   return xml;
 }
@@ -128,7 +129,7 @@ function readWordBody(zip: ZipArchive, doc: DocumentBuilder): void {
 
 function readWorkbook(zip: ZipArchive, doc: DocumentBuilder): void {
   const shared: string[] = [];
-  const sst = zip.readText('xl/sharedStrings.xml');
+  const sst = zip.textPieces('xl/sharedStrings.xml');
   if (sst !== null) {
     let current: string | null = null;
     let inT = false;
@@ -161,7 +162,7 @@ function readWorkbook(zip: ZipArchive, doc: DocumentBuilder): void {
     },
   });
   for (const sheet of sheets) {
-    const xml = zip.readText(sheet.part);
+    const xml = zip.textPieces(sheet.part);
     if (xml === null) continue;
     doc.append(sheet.name);
     doc.newline();
@@ -212,7 +213,7 @@ function readPresentation(zip: ZipArchive, doc: DocumentBuilder): void {
     },
   });
   for (const slide of slides) {
-    const xml = zip.readText(slide);
+    const xml = zip.textPieces(slide);
     if (xml === null) continue;
     const slideRels = relationships(zip, slide);
     let inText = false;

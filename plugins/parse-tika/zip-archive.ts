@@ -2,8 +2,9 @@
  * A zip reader for the packaged document formats (OOXML, ODF, EPUB), built to survive hostile input:
  * the central directory is read from the end of the file; an entry is inflated in small input steps
  * with fflate's streaming Inflate, so a zip bomb is stopped as soon as the document's expanded bytes
- * pass `tika.zip.max.bytes` — its declared sizes are never trusted. Encrypted entries, ZIP64 and cut
- * archives are DocumentErrors with the reason.
+ * pass `tika.zip.max.bytes` — its declared sizes are never trusted. Parts are handed to the XML
+ * reader as text pieces decoded while inflating (textPieces), so a large part costs the memory of a
+ * piece, not of the part. Encrypted entries, ZIP64 and cut archives are DocumentErrors with the reason.
  */
 import { Inflate } from 'fflate';
 import { DocumentError } from './document.js';
@@ -19,6 +20,8 @@ interface ZipEntry {
 /** Compressed bytes fed to the inflater per step: bounds what one step can expand to (~1 MB at deflate's 1032:1). */
 const INFLATE_STEP = 1024;
 const MAX_ENTRIES = 20_000;
+/** Bytes of an entry handed on at once: inflated output is gathered to about this size before decoding. */
+const PIECE_BYTES = 64 * 1024;
 
 export class ZipArchive {
   private readonly entries = new Map<string, ZipEntry>();
@@ -43,7 +46,40 @@ export class ZipArchive {
   /** The entry's bytes, or null when the archive has no such entry. */
   read(name: string): Uint8Array | null {
     const entry = this.entries.get(name);
-    if (!entry) return null;
+    return entry ? concat([...this.pieces(entry)]) : null;
+  }
+
+  /** The entry as UTF-8 text (a BOM dropped), or null when missing. */
+  readText(name: string): string | null {
+    const bytes = this.read(name);
+    return bytes === null ? null : new TextDecoder('utf-8').decode(bytes);
+  }
+
+  /**
+   * The entry as UTF-8 text (a BOM dropped) in pieces decoded as the entry is inflated, or null when
+   * missing: a part that expands to tens of MB (a Word body, a worksheet) is never held whole, as
+   * bytes or as a string, only the piece being parsed is. Errors (bomb, truncation) are thrown while
+   * iterating, where the archive fails.
+   */
+  textPieces(name: string): Iterable<string> | null {
+    const entry = this.entries.get(name);
+    return entry ? this.decodePieces(entry) : null;
+  }
+
+  private *decodePieces(entry: ZipEntry): Generator<string> {
+    const decoder = new TextDecoder('utf-8');
+    for (const bytes of this.pieces(entry)) {
+      // stream: a UTF-8 sequence cut between two pieces is completed by the next one
+      const text = decoder.decode(bytes, { stream: true });
+      if (text) yield text;
+    }
+    const tail = decoder.decode();
+    if (tail) yield tail;
+  }
+
+  /** The entry's bytes in pieces of about PIECE_BYTES, inflated step by step within the budget. */
+  private *pieces(entry: ZipEntry): Generator<Uint8Array> {
+    const { name } = entry;
     if (entry.flags & 0x1) throw new DocumentError(`the archive entry ${name} is encrypted`, 'encrypted');
     const p = entry.localHeaderOffset;
     if (p + 30 > this.bytes.length || this.view.getUint32(p, true) !== 0x04034b50) throw new DocumentError(`the archive entry ${name} has no local header (cut or corrupt file)`, 'truncated');
@@ -53,41 +89,39 @@ export class ZipArchive {
     const data = this.bytes.subarray(start, end);
     if (entry.method === 0) {
       this.spend(data.length, name);
-      return data;
+      for (let i = 0; i < data.length; i += PIECE_BYTES) yield data.subarray(i, Math.min(i + PIECE_BYTES, data.length));
+      return;
     }
     if (entry.method !== 8) throw new DocumentError(`the archive entry ${name} uses compression method ${entry.method}; only stored and deflate are read`, 'invalid');
-    return this.inflate(data, name);
-  }
-
-  /** The entry as UTF-8 text (a BOM dropped), or null when missing. */
-  readText(name: string): string | null {
-    const bytes = this.read(name);
-    return bytes === null ? null : new TextDecoder('utf-8').decode(bytes);
-  }
-
-  private inflate(data: Uint8Array, name: string): Uint8Array {
-    const chunks: Uint8Array[] = [];
+    if (data.length === 0) throw new DocumentError(`the archive entry ${name} is empty`, 'truncated');
+    let pending: Uint8Array[] = [];
+    let pendingBytes = 0;
     let failure: unknown = null;
     const inflater = new Inflate((chunk) => {
       if (failure) return;
       try {
         this.spend(chunk.length, name);
-        chunks.push(chunk);
+        pending.push(chunk);
+        pendingBytes += chunk.length;
       } catch (err) {
         failure = err;
       }
     });
-    try {
-      for (let i = 0; i < data.length && !failure; i += INFLATE_STEP) {
-        const end = Math.min(i + INFLATE_STEP, data.length);
-        inflater.push(data.subarray(i, end), end === data.length);
+    for (let i = 0; i < data.length; i += INFLATE_STEP) {
+      const stepEnd = Math.min(i + INFLATE_STEP, data.length);
+      try {
+        inflater.push(data.subarray(i, stepEnd), stepEnd === data.length);
+      } catch (err) {
+        throw new DocumentError(`the archive entry ${name} does not inflate (${(err as Error).message || err}): corrupt or truncated`, 'truncated');
       }
-    } catch (err) {
-      throw new DocumentError(`the archive entry ${name} does not inflate (${(err as Error).message || err}): corrupt or truncated`, 'truncated');
+      if (failure) throw failure;
+      if (pendingBytes >= PIECE_BYTES || (stepEnd === data.length && pendingBytes > 0)) {
+        const piece = concat(pending);
+        pending = [];
+        pendingBytes = 0;
+        yield piece;
+      }
     }
-    if (failure) throw failure;
-    if (data.length === 0) throw new DocumentError(`the archive entry ${name} is empty`, 'truncated');
-    return concat(chunks);
   }
 
   private spend(n: number, name: string): void {
@@ -135,6 +169,7 @@ export class ZipArchive {
 
 function concat(chunks: Uint8Array[]): Uint8Array {
   if (chunks.length === 1) return chunks[0]!;
+  if (chunks.length === 0) return new Uint8Array(0);
   let n = 0;
   for (const c of chunks) n += c.length;
   const out = new Uint8Array(n);
