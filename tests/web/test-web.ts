@@ -133,8 +133,13 @@ export async function startTestWeb(options: TestWebOptions): Promise<TestWeb> {
           else res.destroy();
         }
       };
-      if (model.opts.latencyMs > 0) setTimeout(go, model.opts.latencyMs);
-      else go();
+      const respond = () => {
+        if (model.opts.latencyMs > 0) setTimeout(go, model.opts.latencyMs);
+        else go();
+      };
+      const held = model.opts.hold(req);
+      if (held) void held.then(respond, respond);
+      else respond();
     });
     server.keepAliveTimeout = 10_000;
     server.on('connection', (s: Socket) => {

@@ -3,6 +3,7 @@
  * and which links each page carries. Pure (no sockets), so a bench that runs the servers in a child
  * process can still answer `linksOf(url)` in the parent from the same options.
  */
+import type { IncomingMessage } from 'node:http';
 
 export interface RobotsSpec {
   /** Paths disallowed for every agent (default ['/private/']). */
@@ -49,6 +50,11 @@ export interface TestWebOptions {
   sitemaps?: boolean;
   /** Extra files served on every host at their exact path (documents, feeds): a null contentType sends no Content-Type header. */
   files?: Record<string, TestWebFile>;
+  /**
+   * Holds a request until the promise it returns settles (undefined: answered at once): a test orders
+   * one client's requests after another's (a crawl's after a worker's first) without timing.
+   */
+  hold?: (req: IncomingMessage) => Promise<void> | undefined;
 }
 
 export interface TestWebFile {
@@ -94,7 +100,7 @@ export class WebModel {
   constructor(opts: TestWebOptions) {
     const robots = opts.robots === true ? {} : opts.robots ? opts.robots : null;
     this.opts = {
-      externalLinkRatio: 0.2, latencyMs: 0, redirects: 0, notFoundRatio: 0, pageBytes: 4096, seed: 1, port: 0, firstAddress: 2, sitemaps: false, files: {},
+      externalLinkRatio: 0.2, latencyMs: 0, redirects: 0, notFoundRatio: 0, pageBytes: 4096, seed: 1, port: 0, firstAddress: 2, sitemaps: false, files: {}, hold: () => undefined,
       ...opts,
       robots,
     };

@@ -13,6 +13,7 @@ import { spawnNutch } from '../helpers/cli.js';
 import { startPostgres, type PgServer } from '../helpers/postgres-server.js';
 import { testStorageEngine, testStorageUrl } from '../helpers/test-storage.js';
 
+const WORKER_AGENT = 'worker-b';
 let server: PgServer | null = null;
 const ownCluster = testStorageEngine() !== 'postgres';
 before(async () => { if (ownCluster) server = await startPostgres(); });
@@ -30,13 +31,25 @@ test('nutch worker on PostgreSQL fetches partitions of the segments a crawl gene
 });
 
 async function workerBesideCrawl(t: TestContext, cwd: string, storageUrl: string): Promise<void> {
-  const web = await startTestWeb({ hosts: 8, pagesPerHost: 6, linksPerPage: 2, latencyMs: 30 });
+  // the crawl's own fetch (4 threads: 4 of the 8 one-host partitions at a time) gets no answer until the
+  // worker requested something, so on a machine of any speed the worker takes part instead of finding
+  // the segment fetched by the time it started
+  let workerRequested!: () => void;
+  const workerFirst = new Promise<void>((resolve) => (workerRequested = resolve));
+  const web = await startTestWeb({
+    hosts: 8, pagesPerHost: 6, linksPerPage: 2, latencyMs: 30,
+    hold: (req) => {
+      if (!String(req.headers['user-agent']).includes(WORKER_AGENT)) return workerFirst;
+      workerRequested();
+      return undefined;
+    },
+  });
   t.after(() => web.close());
   writeFileSync(join(cwd, 'nutch-site.json'), JSON.stringify({ 'http.agent.name': 'worker-test', 'fetcher.server.delay': 0.05, 'fetcher.partition.poll': 100, ...(storageUrl ? { 'storage.url': storageUrl } : {}) }));
   mkdirSync(join(cwd, 'urls'));
   writeFileSync(join(cwd, 'urls', 'seeds.txt'), web.allUrls().join('\n') + '\n');
   const env = { PATH: process.env.PATH, NUTCH_CONF_DIR: cwd, NUTCH_LOG_LEVEL: 'info' };
-  const worker = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), join(projectRoot, 'sdk', 'cli', 'main.ts'), 'worker', '-threads', '4', 'crawl/segments'], { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const worker = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), join(projectRoot, 'sdk', 'cli', 'main.ts'), 'worker', '-threads', '4', '-D', `http.agent.name=${WORKER_AGENT}`, 'crawl/segments'], { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
   let workerLog = '';
   worker.stderr!.setEncoding('utf8').on('data', (c: string) => (workerLog += c));
   const workerExit = new Promise<number | null>((resolve) => worker.on('exit', (code) => resolve(code)));
