@@ -91,3 +91,28 @@ test('a staged segment is invisible until publish(); discard() removes it', asyn
   assert.deepEqual(fs.readdirSync(segs), [staged.finalName]);
   await assert.rejects(eng.openSegment(path.join(segs, 'nope')), { code: 'NUTCH_STORAGE_NOT_FOUND' });
 });
+
+test('get() on a complete part sees a partition written later through the segment, and nothing after dropPart()', async () => {
+  const seg = await engine().createSegment(tempDir());
+  const w0 = await seg.openWriter('crawl_parse', 0, { totalPartitions: 1 });
+  await w0.append([{ url: 'http://a/', value: datum(1) }]);
+  await w0.finish();
+  await w0.close();
+  assert.equal(await seg.isComplete('crawl_parse'), true);
+  assert.equal((await seg.get('crawl_parse', 'http://a/')).length, 1);
+  assert.equal((await seg.get('crawl_parse', 'http://b/')).length, 0);
+  const w1 = await seg.openWriter('crawl_parse', 1, { totalPartitions: 2 });
+  await w1.append([{ url: 'http://b/', value: datum(2) }]);
+  await w1.finish();
+  await w1.close();
+  assert.deepEqual((await seg.get('crawl_parse', 'http://b/')).map((d) => d.score), [0.2], 'the new partition is looked up too');
+  await seg.dropPart('crawl_parse');
+  assert.deepEqual(await seg.get('crawl_parse', 'http://a/'), [], 'a dropped part has nothing');
+  const again = await seg.openWriter('crawl_parse', 0, { totalPartitions: 1 });
+  await again.append([{ url: 'http://c/', value: datum(3) }]);
+  await again.finish();
+  await again.close();
+  assert.deepEqual(await seg.get('crawl_parse', 'http://a/'), []);
+  assert.equal((await seg.get('crawl_parse', 'http://c/')).length, 1);
+  await seg.close();
+});

@@ -24,6 +24,13 @@ export class SqliteSegment implements Segment {
   readonly name: string;
   private readonly open = new Map<string, SegmentPartFile>();
   private claims: SqliteFetchPartitions | null = null;
+  /**
+   * Partitions of the complete parts (`_SUCCESS` written) that get() looked up: an index stage looks
+   * up every page without a parse in parse_data and parse_text, and a directory listing per lookup
+   * cost more than the lookup. A complete part changes only by dropPart (-force) or a new writer,
+   * which forget its entry.
+   */
+  private readonly completePartitions = new Map<SegmentPartName, number[]>();
 
   constructor(readonly path: string, private readonly batchSize: number) {
     this.name = path.split(/[\\/]/).filter(Boolean).pop() ?? path;
@@ -64,6 +71,7 @@ export class SqliteSegment implements Segment {
   }
 
   async dropPart(part: SegmentPartName): Promise<void> {
+    this.completePartitions.delete(part);
     const dir = this.partDir(part);
     for (const [file, f] of this.open) {
       if (path.dirname(file) !== dir) continue;
@@ -98,6 +106,7 @@ export class SqliteSegment implements Segment {
       throw new NutchError('NUTCH_USAGE', `Partition number must be a non-negative integer, got ${partition} for ${part} of ${this.path}.`);
     }
     const file = this.fileOf(part, partition);
+    this.completePartitions.delete(part);
     this.open.get(file)?.close();
     this.open.delete(file);
     const pf = new SegmentPartFile(file, true, DATUM_PARTS.has(part) ? encodeDatum : encodeValue);
@@ -163,7 +172,13 @@ export class SqliteSegment implements Segment {
 
   async get<P extends SegmentPartName>(part: P, url: string): Promise<SegmentPartTypes[P][]> {
     const out: SegmentPartTypes[P][] = [];
-    for (const p of await this.partitions(part)) out.push(...this.reader(this.fileOf(part, p)).get<SegmentPartTypes[P]>(url));
+    let partitions = this.completePartitions.get(part);
+    if (!partitions) {
+      const complete = await this.isComplete(part);
+      partitions = await this.partitions(part);
+      if (complete) this.completePartitions.set(part, partitions);
+    }
+    for (const p of partitions) out.push(...this.reader(this.fileOf(part, p)).get<SegmentPartTypes[P]>(url));
     return out;
   }
 
