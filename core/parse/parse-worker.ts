@@ -1,7 +1,8 @@
 /**
  * The parse worker entry: builds its own PluginRepository and chains from the configuration snapshot
- * and the active plugins' folders, starts the Parser, HtmlParseFilter and Signature plugins (their
- * start() runs here, stop() at close), then parses one Content at a time for the pool.
+ * and the active plugins' descriptors (as the main thread read their manifests), starts the Parser,
+ * HtmlParseFilter and Signature plugins (their start() runs here, stop() at close), then parses one
+ * Content at a time for the pool.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { Configuration } from '../config/configuration.js';
@@ -33,9 +34,7 @@ async function main(): Promise<void> {
   let util: ParseUtil;
   try {
     const conf = Configuration.fromSnapshot(init.conf);
-    // The roots below are the whole plugin set; plugin.folders would find some of them twice.
-    conf.set('plugin.folders', [], { layer: 'cli', source: 'parse worker' });
-    repo = new PluginRepository({ conf, log, appRoot: packageRoot(), hostVersion: packageVersion(), pluginFolders: init.pluginRoots, includeBuiltins: false, reportIncludes: false });
+    repo = new PluginRepository({ conf, log, appRoot: packageRoot(), hostVersion: packageVersion(), descriptors: init.plugins, reportIncludes: false });
     util = await ParseUtil.create(new ExtensionChains(repo, conf, log), conf, log);
   } catch (err) {
     post({ type: 'init-error', error: serializeError(err) });

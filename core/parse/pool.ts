@@ -80,10 +80,8 @@ export class ParsePool {
     const seconds = opts.conf.getInt('parser.timeout', 30);
     this.timeoutMs = opts.timeoutMs ?? (seconds < 0 ? -1 : seconds * 1000);
     this.log = opts.log;
-    const pluginRoots = opts.plugins.descriptors
-      .filter((d) => d.root && d.source !== 'object' && opts.plugins.isActive(d.id))
-      .map((d) => d.root!);
-    this.init = { conf: opts.conf.snapshot(), pluginRoots, logLevel: opts.logLevel ?? 'debug' };
+    const plugins = opts.plugins.descriptors.filter((d) => d.root && d.source !== 'object' && opts.plugins.isActive(d.id));
+    this.init = { conf: opts.conf.snapshot(), plugins, logLevel: opts.logLevel ?? 'debug' };
   }
 
   /** Starts every worker and waits until their plugins are loaded and started; rejects when they fail. */

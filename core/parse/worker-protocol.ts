@@ -2,11 +2,15 @@
 import type { ConfigurationSnapshot } from '../config/configuration.js';
 import type { Content } from '../model/content.js';
 import type { ParseResult } from '../model/parse.js';
+import type { PluginDescriptor } from '../plugin/plugin-descriptor.js';
 
 export interface WorkerInit {
   conf: ConfigurationSnapshot;
-  /** Folders of the active plugins (objects cannot cross threads; their points never run here). */
-  pluginRoots: string[];
+  /**
+   * The active plugins as the main thread read their manifests (objects cannot cross threads; their
+   * points never run here): a worker reads and validates no manifest again.
+   */
+  plugins: PluginDescriptor[];
   logLevel: string;
 }
 

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { NutchError } from '../errors.js';
 import { packageRoot } from '../config/package-root.js';
 import { isPluginFolder, readPluginFolder } from './manifest.js';
+import { readBuiltinIndex } from './builtin-index.js';
 import type { PluginDescriptor, PluginSource } from './plugin-descriptor.js';
 
 /** True when this module runs from TypeScript source (tsx), false from dist. */
@@ -25,11 +26,13 @@ export interface DiscoveryOptions {
   folders: string[];
   /** Skip the built-ins (tests of third-party discovery). */
   includeBuiltins?: boolean;
+  /** Where the built-ins are (default builtinPluginsDir(); tests of the build's manifest index). */
+  builtinsDir?: string;
 }
 
 export function discoverPlugins(opts: DiscoveryOptions): PluginDescriptor[] {
   const found: PluginDescriptor[] = [];
-  if (opts.includeBuiltins !== false) found.push(...scanFolder(builtinPluginsDir(), 'builtin'));
+  if (opts.includeBuiltins !== false) found.push(...scanFolder(opts.builtinsDir ?? builtinPluginsDir(), 'builtin'));
   found.push(...scanAppDependencies(opts.appRoot));
   // The same folder named twice (plugin.folders and pluginFolders) is scanned once, not reported as duplicates.
   for (const folder of new Set(opts.folders.map((f) => resolve(opts.appRoot, f)))) found.push(...scanFolder(folder, 'folder'));
@@ -37,6 +40,10 @@ export function discoverPlugins(opts: DiscoveryOptions): PluginDescriptor[] {
 }
 
 function scanFolder(dir: string, source: PluginSource): PluginDescriptor[] {
+  if (source === 'builtin') {
+    const indexed = readBuiltinIndex(dir);
+    if (indexed) return indexed;
+  }
   if (!existsSync(dir)) return [];
   if (isPluginFolder(dir)) return [readPluginFolder(dir, source)];
   const out: PluginDescriptor[] = [];

@@ -3,7 +3,11 @@
  * package's package.json. Every error names the file and the JSON pointer; `main` must stay inside
  * the plugin's folder.
  */
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync as jsRealpathSync } from 'node:fs';
+
+// realpath(3) in one call: the JavaScript realpathSync lstat()s every component of every path, which
+// for the 50-odd built-in plugins read at every start cost more than reading their manifests.
+const realpathSync = jsRealpathSync.native;
 import { join, relative, resolve, isAbsolute, sep } from 'node:path';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { NutchError } from '../errors.js';
@@ -45,15 +49,13 @@ export function isPluginFolder(dir: string): boolean {
 export function readPluginFolder(dir: string, source: PluginSource): PluginDescriptor {
   const pluginJson = join(dir, 'plugin.json');
   if (existsSync(pluginJson)) {
-    const raw = parseJsonText(readFileSync(pluginJson, 'utf8'), pluginJson, 'NUTCH_MANIFEST_INVALID_JSON');
-    const manifest = validate(raw, pluginJson, '');
-    if (!manifest.id) throw invalid(pluginJson, '', 'must have required property \'id\'');
-    return toDescriptor(manifest, dir, pluginJson, source, {});
+    const manifest = readPluginJson(pluginJson);
+    return toDescriptor(manifest, realpathSync(dir), pluginJson, source, {});
   }
   const pkgPath = join(dir, 'package.json');
   const pkg = parseJsonText(readFileSync(pkgPath, 'utf8'), pkgPath, 'NUTCH_MANIFEST_INVALID_JSON') as Record<string, any>;
   const manifest = validate(pkg.nutch, pkgPath, '/nutch');
-  return toDescriptor(manifest, dir, pkgPath, source, {
+  return toDescriptor(manifest, realpathSync(dir), pkgPath, source, {
     id: pkg.name,
     version: pkg.version,
     name: pkg.description ?? pkg.name,
@@ -61,6 +63,24 @@ export function readPluginFolder(dir: string, source: PluginSource): PluginDescr
     main: pkg.main,
     hostRange: pkg.peerDependencies?.['nutch-ts'],
   });
+}
+
+/** A plugin.json, parsed and validated (every error names the file and the JSON pointer). */
+export function readPluginJson(file: string): RawManifest {
+  const raw = parseJsonText(readFileSync(file, 'utf8'), file, 'NUTCH_MANIFEST_INVALID_JSON');
+  const manifest = validate(raw, file, '');
+  if (!manifest.id) throw invalid(file, '', 'must have required property \'id\'');
+  return manifest;
+}
+
+/**
+ * The descriptor of a built-in plugin from the manifest index the build wrote (builtin-index.ts):
+ * the manifest was validated and its main module emitted by that build, beside it in `root`, a real
+ * directory; only the paths are derived here.
+ */
+export function builtinDescriptor(manifest: RawManifest, root: string): PluginDescriptor {
+  const file = join(root, 'plugin.json');
+  return toDescriptor(manifest, root, file, 'builtin', {}, { checkMainOnDisk: false });
 }
 
 function validate(raw: unknown, file: string, base: string): RawManifest {
@@ -99,12 +119,12 @@ interface PackageFallbacks {
   hostRange?: string;
 }
 
-function toDescriptor(m: RawManifest, dir: string, file: string, source: PluginSource, pkg: PackageFallbacks): PluginDescriptor {
+/** `root` is the plugin folder's real path. */
+function toDescriptor(m: RawManifest, root: string, file: string, source: PluginSource, pkg: PackageFallbacks, opts = { checkMainOnDisk: true }): PluginDescriptor {
   const id = m.id ?? pkg.id;
   if (!id) throw invalid(file, '/nutch', "must have required property 'id' (or the package a \"name\")");
-  const root = realpathSync(dir);
   const mainRel = m.main ?? pkg.main ?? 'index.js';
-  const mainPath = resolveMain(root, mainRel, file);
+  const mainPath = resolveMain(root, mainRel, file, opts.checkMainOnDisk);
   const single = m.extensions.length === 1;
   const extensions: ExtensionDescriptor[] = m.extensions.map((e) => {
     const qualified = `${id}:${e.id}`;
@@ -132,9 +152,10 @@ function toDescriptor(m: RawManifest, dir: string, file: string, source: PluginS
 
 /**
  * `main` must resolve inside the plugin root. From source (tsx) a built-in names index.js while
- * index.ts sits beside it: the .ts is used when the .js does not exist.
+ * index.ts sits beside it: the .ts is used when the .js does not exist. `onDisk` false (a built-in
+ * from the build's index) checks the path only.
  */
-function resolveMain(root: string, main: string, file: string): string {
+function resolveMain(root: string, main: string, file: string, onDisk: boolean): string {
   const pointer = file.endsWith('package.json') ? '/nutch/main' : '/main';
   const target = isAbsolute(main) ? main : resolve(root, main);
   const rel = relative(root, target);
@@ -145,6 +166,7 @@ function resolveMain(root: string, main: string, file: string): string {
       { file, pointer },
     );
   }
+  if (!onDisk) return target;
   let chosen = target;
   if (!existsSync(target) && /\.(m?js)$/.test(target)) {
     const ts = target.replace(/\.(m?)js$/, '.$1ts');
@@ -152,7 +174,7 @@ function resolveMain(root: string, main: string, file: string): string {
   }
   // a symlink inside the folder may point anywhere: compare real paths (the root itself may be a link)
   if (existsSync(chosen)) {
-    const realRoot = realpathSync(root);
+    const realRoot = root;
     const realTarget = realpathSync(chosen);
     const realRel = relative(realRoot, realTarget);
     if (realRel.startsWith('..') || isAbsolute(realRel) || realRel === '') {

@@ -32,6 +32,11 @@ export interface PluginRepositoryOptions {
   /** Extra plugin folders besides plugin.folders. */
   pluginFolders?: string[];
   includeBuiltins?: boolean;
+  /**
+   * Manifests already read (a parse worker gets the main thread's active plugins): used as they are,
+   * instead of discovering the built-ins, the app's dependencies and the folders.
+   */
+  descriptors?: readonly PluginDescriptor[];
   /** Log the plugin.includes check (default true); parse workers repeat the main thread's repository and stay quiet. */
   reportIncludes?: boolean;
 }
@@ -75,7 +80,7 @@ export class PluginRepository {
     this.conf = opts.conf;
     this.log = opts.log;
     for (const p of corePoints) this.points.set(p.id, p);
-    const discovered = discoverPlugins({
+    const discovered = opts.descriptors ? [...opts.descriptors] : discoverPlugins({
       appRoot: opts.appRoot,
       folders: [...opts.conf.getStrings('plugin.folders'), ...(opts.pluginFolders ?? [])],
       includeBuiltins: opts.includeBuiltins,
