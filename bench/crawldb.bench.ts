@@ -3,7 +3,7 @@
  * normalise/filter chains), generate -topN T (default 20,000) with generate.max.count 100, then
  * readdb -stats. Reports records/s, peak RSS and the longest event-loop block during each stage
  * (perf_hooks.monitorEventLoopDelay; the budget is 50 ms).
- * Env: BENCH_URLS, BENCH_TOPN, BENCH_HOSTS, BENCH_STORAGE_URL (a postgresql:// URL: run on PostgreSQL). The issue's full size: BENCH_URLS=1000000 BENCH_HOSTS=10000 BENCH_TOPN=50000.
+ * Env: BENCH_URLS, BENCH_TOPN, BENCH_HOSTS, BENCH_STORAGE_URL (a postgresql:// URL: run on PostgreSQL). BENCH_PG_PID (that server's postmaster, local: its CPU per stage is reported). The issue's full size: BENCH_URLS=1000000 BENCH_HOSTS=10000 BENCH_TOPN=50000.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -14,6 +14,7 @@ import { createConsoleLogger } from '../core/log.js';
 import { inject } from '../core/crawl/inject/inject.js';
 import { generateSegments } from '../core/crawl/generate/generate.js';
 import { readdb } from '../core/crawl/readdb/readdb.js';
+import { serverCpuSeconds } from './lib/server-cpu.js';
 
 const URLS = Number(process.env.BENCH_URLS ?? 100_000);
 const HOSTS = Number(process.env.BENCH_HOSTS ?? Math.max(1, Math.round(URLS / 100)));
@@ -78,14 +79,16 @@ async function stage<T>(name: string, records: number, fn: () => Promise<T>): Pr
   const cpu = cpuPerTurn();
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
+  const server0 = serverCpuSeconds();
   const result = await fn();
+  const server1 = serverCpuSeconds();
   const ms = performance.now() - t0;
   const cpuMs = (process.cpuUsage().user - cpu0.user + process.cpuUsage().system - cpu0.system) / 1000;
   const maxCpuTurn = cpu.stop();
   h.disable();
   const maxMs = h.max / 1e6;
   if (maxCpuTurn > LOOP_BUDGET_MS) loopOk = false;
-  rows.push(`${name.padEnd(24)} ${(ms / 1000).toFixed(2).padStart(6)} s wall (${(cpuMs / 1000).toFixed(2)} s CPU)  ${Math.round(records / (ms / 1000)).toLocaleString('en').padStart(8)} records/s wall, ${Math.round(records / (cpuMs / 1000)).toLocaleString('en')}/CPU-s  loop: longest turn ${maxCpuTurn.toFixed(1)} ms main-thread CPU, max delay ${maxMs.toFixed(1)} ms wall (p99 ${(h.percentile(99) / 1e6).toFixed(1)})  RSS ${(cpu.peakRss() / 2 ** 20).toFixed(0)} MB`);
+  rows.push(`${name.padEnd(24)} ${(ms / 1000).toFixed(2).padStart(6)} s wall (${(cpuMs / 1000).toFixed(2)} s CPU)  ${Math.round(records / (ms / 1000)).toLocaleString('en').padStart(8)} records/s wall, ${Math.round(records / (cpuMs / 1000)).toLocaleString('en')}/CPU-s  ${server0 !== null && server1 !== null ? `server ${(server1 - server0).toFixed(2)} CPU-s  ` : ''}loop: longest turn ${maxCpuTurn.toFixed(1)} ms main-thread CPU, max delay ${maxMs.toFixed(1)} ms wall (p99 ${(h.percentile(99) / 1e6).toFixed(1)})  RSS ${(cpu.peakRss() / 2 ** 20).toFixed(0)} MB`);
   return result;
 }
 

@@ -29,12 +29,13 @@ if (!server) {
   console.log('PostgreSQL (initdb, postgres) is not installed: PostgreSQL bench skipped');
   process.exit(0);
 }
+const serverPid = String(server.pid);
 
 /** Runs a bench file in its own process with extra env; resolves with its stdout (also echoed). */
 function runBench(file: string, env: Record<string, string>): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL(file, import.meta.url))], {
-      env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, BENCH_PG_PID: serverPid, ...env }, stdio: ['ignore', 'pipe', 'inherit'],
     });
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => { out += d; process.stdout.write(d); });

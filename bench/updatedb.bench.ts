@@ -5,7 +5,7 @@
  * (generate + updatedb + invertlinks + dedup <= 12 s for 20,000 pages), peak RSS, and the longest
  * event-loop turn. The segment is written through the Segment writer first, in a child process
  * (not timed, and not counted in the stages' peak RSS).
- * Env: BENCH_PAGES, BENCH_LINKS, BENCH_HOSTS, BENCH_STORAGE_URL (a postgresql:// URL: run on PostgreSQL).
+ * Env: BENCH_PAGES, BENCH_LINKS, BENCH_HOSTS, BENCH_STORAGE_URL (a postgresql:// URL: run on PostgreSQL). BENCH_PG_PID (that server's postmaster, local: its CPU per stage is reported).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -21,6 +21,7 @@ import type { Keyed } from '../core/storage/interfaces.js';
 import { updatedb } from '../core/crawl/updatedb/updatedb.js';
 import { invertlinks } from '../core/crawl/invertlinks/invertlinks.js';
 import { dedup } from '../core/crawl/dedup/dedup.js';
+import { serverCpuSeconds } from './lib/server-cpu.js';
 
 const PAGES = Number(process.env.BENCH_PAGES ?? 20_000);
 const LINKS = Number(process.env.BENCH_LINKS ?? 50);
@@ -124,17 +125,19 @@ async function stage<T>(name: string, records: number, unit: string, fn: () => P
   const cpu = cpuPerTurn();
   const t0 = performance.now();
   const c0 = process.cpuUsage();
+  const server0 = serverCpuSeconds();
   const session = process.env.BENCH_PROFILE === name ? await startProfile() : null;
   const result = await fn();
   if (session) await stopProfile(session, name);
   const ms = performance.now() - t0;
+  const server1 = serverCpuSeconds();
   const c1 = process.cpuUsage(c0);
   const cpuMs = (c1.user + c1.system) / 1000;
   budgetMs += ms;
   const maxCpuTurn = cpu.stop();
   h.disable();
   if (maxCpuTurn > LOOP_BUDGET_MS) loopOk = false;
-  rows.push(`${name.padEnd(12)} ${(ms / 1000).toFixed(2).padStart(6)} s wall (${(cpuMs / 1000).toFixed(2)} s CPU)  ${Math.round(records / (ms / 1000)).toLocaleString('en').padStart(9)} ${unit}/s wall, ${Math.round(records / (cpuMs / 1000)).toLocaleString('en')}/CPU-s  loop: longest turn ${maxCpuTurn.toFixed(1)} ms CPU, max delay ${(h.max / 1e6).toFixed(1)} ms wall`);
+  rows.push(`${name.padEnd(12)} ${(ms / 1000).toFixed(2).padStart(6)} s wall (${(cpuMs / 1000).toFixed(2)} s CPU)  ${Math.round(records / (ms / 1000)).toLocaleString('en').padStart(9)} ${unit}/s wall, ${Math.round(records / (cpuMs / 1000)).toLocaleString('en')}/CPU-s  ${server0 !== null && server1 !== null ? `server ${(server1 - server0).toFixed(2)} CPU-s  ` : ''}loop: longest turn ${maxCpuTurn.toFixed(1)} ms CPU, max delay ${(h.max / 1e6).toFixed(1)} ms wall`);
   return result;
 }
 
