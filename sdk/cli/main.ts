@@ -7,11 +7,12 @@
 import nodeModule from 'node:module';
 
 // V8's compile cache (Node >= 22.1; under os.tmpdir(), NODE_DISABLE_COMPILE_CACHE=1 turns it off):
-// later starts reuse the bytecode of the modules a command loads instead of compiling them again,
-// and Node hands the directory on to worker threads and child processes (parse workers, fetch
-// workers). Enabled before the rest is imported, so that it covers them; Node 20 has no such API.
-// The binary enables it for its own process only; createNutch() leaves the embedding app's alone.
-(nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+// later starts reuse the bytecode of the modules a command loads instead of compiling them again.
+// Enabled before the rest is imported, so that it covers them; Node 20 has no such API. Node does
+// not hand a cache enabled this way on to worker threads or child processes, the variable does
+// (parse workers, fetch workers). The binary does this for itself; createNutch() leaves an app's alone.
+const cache = (nodeModule as { enableCompileCache?: () => { directory?: string } }).enableCompileCache?.();
+if (cache?.directory && !process.env.NODE_COMPILE_CACHE) process.env.NODE_COMPILE_CACHE = cache.directory;
 const { runCli } = await import('./run.js');
 const { ExitCode } = await import('./command.js');
 
