@@ -82,6 +82,11 @@ export class ExternalSort {
     if (this.buffer.length >= this.runSize) this.flushRun();
   }
 
+  /** Ends the current run before runSize rows (a caller bounding a run's bytes). */
+  endRun(): void {
+    this.flushRun();
+  }
+
   /** Sorts the buffer into a run; the oldest memory runs spill to the file past memoryRows. */
   private flushRun(): void {
     if (this.buffer.length === 0) return;

@@ -16,14 +16,18 @@ const CHUNK = 1 << 20;
 
 /** Encodes rows of fixed column types into COPY binary chunks; chunks() adds the header and trailer. */
 export class CopyEncoder {
-  private readonly done: Buffer[] = [];
+  private done: Buffer[] = [];
   private buf = Buffer.allocUnsafe(CHUNK);
   private off = 0;
   /** Bytes encoded so far. */
   bytes = 0;
   rows = 0;
 
-  constructor(private readonly types: readonly CopyType[]) {
+  /**
+   * `prefix`: values written at the start of every row, before the row's own (a store id the
+   * caller's rows do not carry); `types` covers the prefix's columns too.
+   */
+  constructor(private readonly types: readonly CopyType[], private readonly prefix: readonly CopyValue[] = []) {
     SIGNATURE.copy(this.buf);
     this.buf.fill(0, SIGNATURE.length, SIGNATURE.length + 8); // flags 0, no header extension
     this.off = SIGNATURE.length + 8;
@@ -40,11 +44,13 @@ export class CopyEncoder {
 
   add(row: readonly CopyValue[]): void {
     const types = this.types;
+    const prefix = this.prefix;
+    const p = prefix.length;
     this.ensure(2);
     this.buf.writeInt16BE(types.length, this.off);
     this.off += 2;
     for (let i = 0; i < types.length; i++) {
-      const v = row[i] ?? null;
+      const v = (i < p ? prefix[i] : row[i - p]) ?? null;
       if (v === null) {
         this.ensure(4);
         this.buf.writeInt32BE(-1, this.off);
@@ -85,6 +91,17 @@ export class CopyEncoder {
     this.off += 4 + n;
   }
 
+  /** The chunks completed so far (handed out once): a stream sends them while later rows are encoded. */
+  drain(): Buffer[] {
+    const out = this.done;
+    this.done = [];
+    return out;
+  }
+
+  get completedChunks(): number {
+    return this.done.length;
+  }
+
   /** The whole COPY stream: the chunks so far and the trailer. The encoder is spent afterwards. */
   chunks(): Buffer[] {
     this.ensure(2);
@@ -104,6 +121,26 @@ export async function copyChunks(client: pg.PoolClient | pg.Client, table: strin
   const { from: copyFrom } = await import('pg-copy-streams');
   const sink = client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN (FORMAT binary)`));
   await pipeline(Readable.from(chunks), sink);
+}
+
+/**
+ * COPYs rows into `table (columns)` as they come from `rows` (each row after the `prefix` values),
+ * encoding ~1 MB at a time while the server receives the last: memory stays at a chunk or two
+ * however many rows there are.
+ */
+export async function copyStream(client: pg.PoolClient | pg.Client, table: string, columns: readonly string[], types: readonly CopyType[], rows: Iterable<readonly CopyValue[]>, prefix: readonly CopyValue[] = []): Promise<void> {
+  const { from: copyFrom } = await import('pg-copy-streams');
+  function* chunks(): Generator<Buffer> {
+    const enc = new CopyEncoder(types, prefix);
+    for (const row of rows) {
+      enc.add(row);
+      if (enc.completedChunks > 0) yield* enc.drain();
+    }
+    yield* enc.chunks();
+  }
+  const sink = client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN (FORMAT binary)`));
+  // one chunk per turn of the event loop (the default would encode 16 MB in one synchronous step)
+  await pipeline(Readable.from(chunks(), { highWaterMark: 1 }), sink);
 }
 
 /** COPYs rows into `table (columns)` on the caller's client (inside its transaction, if any). */

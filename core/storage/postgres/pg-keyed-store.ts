@@ -11,7 +11,7 @@
 import type pg from 'pg';
 import type { Keyed, ScanOptions } from '../interfaces.js';
 import { NutchError } from '../../errors.js';
-import type { CopyEncoder } from './pg-copy.js';
+import { ExternalSort, type SortRow } from '../external-sort.js';
 import { KeyedSql, scanPages, type PgRowCodec, type Queryable, type StoreKind } from './pg-keyed-sql.js';
 import { isConnectionError, type PgDatabase } from './pg-database.js';
 import { pgGuard } from './pg-errors.js';
@@ -102,12 +102,10 @@ export class PgKeyedStore<V> {
   }
 }
 
-/** Rows a session buffers before staging them (fewer, larger COPYs). */
-const PUT_ROWS = 8192;
-/** Encoded bytes a session buffers at most (large LinkDb values). */
-const PUT_BYTES = 8 << 20;
-/** COPYs in flight at once: the caller encodes the next while the server receives the last. */
-const MAX_IN_FLIGHT = 2;
+/** Rows per sorted run of a session's puts. */
+const RUN_ROWS = 8192;
+/** Value bytes (about) after which a run is cut short (large LinkDb values). */
+const RUN_BYTES = 8 << 20;
 
 export class PgKeyedSession<V> {
   private done = false;
@@ -115,24 +113,18 @@ export class PgKeyedSession<V> {
   /** Session calls run one at a time on the connection (a scan may interleave with puts). */
   private chain: Promise<unknown> = Promise.resolve();
   /**
-   * put() buffers: records are encoded at once (so the caller may reuse its arrays) and COPYed
-   * PUT_ROWS at a time into the staging table without waiting; reads see the unsent ones through
-   * `buffered` (newer than anything else). Staged records reach the store in one merge, when a read
-   * needs them or at commit — not per COPY: a stage that only writes (inject, updatedb) pays one
-   * sorted merge instead of one per batch, and never waits for the server before the commit.
+   * put() sorts: records are turned into rows at once (so the caller may reuse its objects) and go
+   * into an external sort by URL (runs spilled to a scratch file, so memory stays bounded). They
+   * reach the store when a read, a delete or the commit needs them, in ONE COPY in key order, the
+   * last record of a URL winning: the server neither sorts nor deduplicates, and a stage that only
+   * writes (inject, updatedb, generate's marks) never waits for the server before its commit.
    */
-  private enc: CopyEncoder;
-  private buffered = new Map<string, V>();
-  /** Order of records over the whole session (the staging table holds several batches). */
-  private seq = 0;
-  /** Records in the staging table not merged into the store yet. */
-  private staged = 0;
-  /** Records merged into the store by this session (for analyzeIfGrown after the commit). */
+  private pending: ExternalSort | null = null;
+  private pendingBytes = 0;
+  /** Records written to the store by this session (for analyzeIfGrown after the commit). */
   private merged = 0;
-  /** Whether the store has no row yet (asked at the first merge; null before). */
+  /** Whether the store has no row yet (asked at the first write; null before). */
   private emptyStore: boolean | null = null;
-  private readonly inFlight: Promise<void>[] = [];
-  private writeError: unknown = null;
 
   constructor(
     private readonly db: PgDatabase,
@@ -141,9 +133,7 @@ export class PgKeyedSession<V> {
     private readonly client: pg.PoolClient,
     private readonly sql: KeyedSql<V>,
     private readonly onEnd: () => void,
-  ) {
-    this.enc = sql.encoder();
-  }
+  ) {}
 
   /** Why the session ended early (its connection broke): later calls report that, not a mere "closed". */
   private lost: unknown = null;
@@ -152,7 +142,6 @@ export class PgKeyedSession<V> {
     if (this.done) {
       return Promise.reject(this.lost ?? new NutchError('NUTCH_CLOSED', 'The update session was already committed or aborted.', { store: this.name }));
     }
-    if (this.writeError) return Promise.reject(this.writeError);
     const next = this.chain.then(() => pgGuard(this.db.where(this.name), fn)).catch(async (err) => {
       // a broken connection ends the session at once: the server rolled it back and dropped the lock
       if (isConnectionError(err) && !this.done) {
@@ -165,51 +154,43 @@ export class PgKeyedSession<V> {
     return next;
   }
 
-  /** Sends the buffered records to the staging table (not waiting for them unless MAX_IN_FLIGHT COPYs are under way). */
-  private async flush(): Promise<void> {
-    if (this.enc.rows === 0) return;
-    const enc = this.enc;
-    this.enc = this.sql.encoder();
-    this.buffered = new Map();
-    this.staged += enc.rows;
-    const sent = this.run(() => this.sql.stage(this.client, enc, this.staging)).catch((err) => { this.writeError ??= err; });
-    this.inFlight.push(sent);
-    while (this.inFlight.length > MAX_IN_FLIGHT) await this.inFlight.shift();
-    this.rethrow();
-  }
-
-  /** Every COPY under way received, and the staged records merged into the store. */
-  private async merge(): Promise<void> {
-    while (this.inFlight.length) await this.inFlight.shift();
-    this.rethrow();
-    if (this.staged === 0) return;
-    this.merged += this.staged;
-    this.staged = 0;
-    await this.run(async () => {
-      // the session holds the writer lock: nobody else adds rows, so "empty" stays true until this merge
-      this.emptyStore ??= await this.sql.isEmpty(this.client, this.id);
-      await this.sql.merge(this.client, this.id, this.emptyStore);
-      this.emptyStore = false;
-    });
-  }
-
-  /** Every record put so far in the store (reads that cannot use the buffer, delete, count, commit). */
+  /** Every record put so far in the store (reads, delete, count, commit). */
   private async settle(): Promise<void> {
-    await this.flush();
-    await this.merge();
+    const sort = this.pending;
+    if (!sort) return;
+    this.pending = null;
+    this.pendingBytes = 0;
+    this.merged += sort.size;
+    try {
+      await this.run(async () => {
+        // the session holds the writer lock: nobody else adds rows, so "empty" stays true until this write
+        this.emptyStore ??= await this.sql.isEmpty(this.client, this.id);
+        await this.sql.write(this.client, this.id, lastOfEachUrl(sort.sorted()), this.emptyStore, this.staging);
+        this.emptyStore = false;
+      });
+    } finally {
+      sort.close();
+    }
   }
 
-  private rethrow(): void {
-    if (this.writeError) throw this.writeError;
+  private dropPending(): void {
+    this.pending?.close();
+    this.pending = null;
+    this.pendingBytes = 0;
   }
 
   async put(records: readonly Keyed<V>[]): Promise<void> {
     if (this.done) return this.run(async () => {});
-    this.rethrow();
+    if (records.length === 0) return;
+    const sort = (this.pending ??= new ExternalSort({ columns: this.sql.columnCount, runSize: RUN_ROWS, memoryRows: 0, pageSize: 16 }));
     for (const r of records) {
-      this.sql.encode(this.enc, this.seq++, r.url, r.value);
-      this.buffered.set(r.url, r.value);
-      if (this.enc.rows >= PUT_ROWS || this.enc.bytes >= PUT_BYTES) await this.flush();
+      const row = this.sql.sortRow(r.url, r.value);
+      sort.add(row);
+      this.pendingBytes += rowBytes(row);
+      if (this.pendingBytes >= RUN_BYTES) {
+        sort.endRun();
+        this.pendingBytes = 0;
+      }
     }
   }
 
@@ -223,18 +204,10 @@ export class PgKeyedSession<V> {
     return (await this.getMany([url])).get(url) ?? null;
   }
 
-  /** The store's rows (staged records merged first, on the same connection) overlaid with the buffered records. */
+  /** The store's rows as this session sees them (its records put so far written first). */
   async getMany(urls: readonly string[]): Promise<Map<string, V>> {
-    this.rethrow();
-    const buffered = this.buffered;
-    const rest = buffered.size === 0 ? urls : urls.filter((u) => !buffered.has(u));
-    let out = new Map<string, V>();
-    if (rest.length > 0 || this.done) {
-      await this.merge();
-      out = await this.run(() => this.sql.getMany(this.client, this.id, rest));
-    }
-    if (buffered.size > 0) for (const u of urls) { const v = buffered.get(u); if (v !== undefined) out.set(u, v); }
-    return out;
+    await this.settle();
+    return this.run(() => this.sql.getMany(this.client, this.id, urls));
   }
 
   /** Records in the store as this session sees it (its own writes included). */
@@ -268,11 +241,7 @@ export class PgKeyedSession<V> {
 
   async abort(): Promise<void> {
     if (this.done) return;
-    this.enc = this.sql.encoder();
-    this.buffered = new Map();
-    this.staged = 0;
-    await Promise.all(this.inFlight.splice(0));
-    this.writeError = null; // rolled back either way
+    this.dropPending();
     await this.run(() => this.client.query('ROLLBACK')).catch(() => {});
     await this.end();
   }
@@ -281,6 +250,7 @@ export class PgKeyedSession<V> {
   private async end(err?: unknown): Promise<void> {
     if (this.done) return;
     this.done = true;
+    this.dropPending();
     let broken = err !== undefined && isConnectionError(err);
     if (!broken) {
       try {
@@ -293,6 +263,23 @@ export class PgKeyedSession<V> {
     this.client.release(broken ? new Error('session connection closed') : undefined);
     this.onEnd();
   }
+}
+
+/** The last row of each URL of a sorted stream (a stable sort keeps a URL's rows in the order they were put). */
+function* lastOfEachUrl(rows: Iterable<SortRow>): Generator<SortRow> {
+  let prev: SortRow | null = null;
+  for (const row of rows) {
+    if (prev !== null && prev[0] !== row[0]) yield prev;
+    prev = row;
+  }
+  if (prev !== null) yield prev;
+}
+
+/** About how many bytes a row holds (strings and bytes; numbers count 8). */
+function rowBytes(row: SortRow): number {
+  let n = 0;
+  for (const v of row) n += typeof v === 'string' ? v.length : v instanceof Uint8Array ? v.byteLength : 8;
+  return n;
 }
 
 /** The session as the interface's update object (CrawlDbUpdate and LinkDbUpdate have the same shape). */
