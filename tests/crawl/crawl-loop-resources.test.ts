@@ -4,7 +4,7 @@ import { crawl } from '../../core/crawl/crawl/crawl.js';
 import type { CrawlStages } from '../../core/crawl/crawl/crawl-stages.js';
 import { collectWhenGrown, existingGc, exposeGc } from '../../core/crawl/crawl/collect-garbage.js';
 import { fixtureContext } from '../helpers/context.js';
-import { parsePoolOf } from '../../core/parse/parsers.js';
+import { parsePoolOf, runningParsePool } from '../../core/parse/parsers.js';
 import type { ParsePool } from '../../core/parse/pool.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -84,4 +84,18 @@ test('collectWhenGrown collects only once the heap has grown by the threshold si
   collect();
   assert.equal(collections, 2, 'grown past the threshold: collected');
   assert.equal(held.length, 3);
+});
+
+test('the crawl loop starts the parse workers before a fetch that a parse stage follows, not before an inline-parsing fetch', async (t) => {
+  const atFetch = async (fetcherParse: boolean) => {
+    const ctx = fixtureContext(t, { defines: { 'http.agent.name': 'loop-test', 'fetcher.parse': String(fetcherParse) } });
+    const seen: (number | undefined)[] = [];
+    const stages = stubStages([], 1, () => seen.push(runningParsePool(ctx)?.stats.workersStarted));
+    await crawl(ctx, stages, { crawlDir: tempDir(t), rounds: -1 });
+    return seen;
+  };
+  const separate = await atFetch(false);
+  assert.equal(separate.length, 1);
+  assert.ok((separate[0] ?? 0) > 0, 'fetcher.parse=false: the workers were starting when the fetch began');
+  assert.deepEqual(await atFetch(true), [undefined], 'fetcher.parse=true: the fetch starts its own parse workers');
 });

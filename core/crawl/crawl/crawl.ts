@@ -3,7 +3,8 @@
  * parse (unless the fetcher parsed), updatedb, invertlinks, dedup and — with `index` — index and clean.
  * Stops when generate selects nothing (or waits and retries with `waitMs`), when `.STOP` appears in the
  * crawl directory, after `rounds` rounds (-1 = no limit), or politely on abort. The parse workers live
- * from round to round and end with the crawl; `collectGarbage`, when given, runs after every stage
+ * from round to round and end with the crawl (they start with the first fetch that a parse stage
+ * follows, so their start-up overlaps it); `collectGarbage`, when given, runs after every stage
  * (and in the parse workers after each round's parse).
  *
  * Unlike bin/crawl, a crawl whose segments a stopped or killed run left unfinished (not fetched,
@@ -19,6 +20,7 @@ import { NutchError } from '../../errors.js';
 import { count, type Counters, type ProgressEvent, type StageName, type StageOptions } from '../progress.js';
 import { crawlLayout, type CrawlLayout } from './crawl-layout.js';
 import { closeParsePool, runningParsePool } from '../../parse/parsers.js';
+import { startParseWorkers } from '../parse/segment-parser.js';
 import { resolveIndexWriters } from '../index/resolve-index-writers.js';
 import type { CrawlStages } from './crawl-stages.js';
 import { CRAWL_STATE, CRAWL_STATE_KEY, markRoundDone, readSegmentState, unfinishedSegments, type SegmentResumePoint, type UnfinishedSegment } from './segment-state.js';
@@ -265,6 +267,8 @@ class CrawlLoop {
   private async finishSegment(segment: string, from: SegmentResumePoint, round: number, resumed: boolean): Promise<boolean> {
     const { ctx, layout, stages } = this;
     if (from === 'fetch') {
+      // a parse stage follows this fetch: its workers start now, while the fetch waits on the network
+      if (resumed || !ctx.conf.getBoolean('fetcher.parse')) startParseWorkers(ctx);
       await this.stage('fetch', stages.fetch, { segment, threads: this.threads, ...(resumed ? { inlineParse: false } : {}) }, round);
       if (this.stopping) return false;
     }

@@ -54,6 +54,16 @@ export function isTruncated(content: Content): boolean {
   return Number(declared) > content.content.length;
 }
 
+/**
+ * Starts the parse workers that a later SegmentParser.create() (with the same `workers`) will use,
+ * without waiting for them: the crawl loop starts them before a fetch that a parse stage follows, so
+ * their start-up (modules, plugins) overlaps the fetch's waiting on the network. A worker that cannot
+ * start fails that create(), as it would have without this.
+ */
+export function startParseWorkers(ctx: NutchContext, opts: { workers?: number } = {}): void {
+  parsePoolOf(ctx, { defaultSize: opts.workers }).ready().catch(() => {});
+}
+
 export class SegmentParser {
   readonly stats: OutlinkStats = emptyOutlinkStats();
   private readonly skipTruncated: boolean;
