@@ -1,33 +1,30 @@
 /**
- * One run of the fetch stage over one segment (Nutch's Fetcher.fetch): the partitions this process
- * claims, the QueueFeeder that fills the per-host queues from them, the dispatcher that starts up to
- * `threads` fetches whose politeness delay has passed, the recording of each result (inline parse,
- * crawl_fetch and content, fenced by the claim), and the completion or hand-back of each partition.
+ * One run of the fetch stage over one segment (Nutch's Fetcher.fetch): the QueueFeeder that fills the
+ * per-host queues from the partitions this process holds (fetch-partition-runs.ts), the dispatcher
+ * that starts up to `threads` fetches whose politeness delay has passed, and the recording of each
+ * result (inline parse, then crawl_fetch and content, fenced by the partition's claim).
  */
-import { isNutchError } from '../../errors.js';
 import type { NutchContext } from '../context.js';
 import type { Configuration } from '../../config/configuration.js';
 import type { Logger } from '../../log.js';
 import { ContentMeta, type Content } from '../../model/content.js';
 import { CrawlStatus, DatumMeta, statusName, type CrawlDatum } from '../../model/crawl-datum.js';
-import type { PartitionClaim, PartitionStatus, Segment } from '../../storage/interfaces.js';
+import type { Segment } from '../../storage/interfaces.js';
 import type { Counters } from '../progress.js';
 import type { StageRun } from '../stage-run.js';
 import type { ScoringFilters } from '../../extension-points/scoring-filter.js';
 import type { ProtocolFactory } from '../../extension-points/protocol.js';
 import { FetchItemQueues } from './fetch-item-queues.js';
 import { QueueFeeder } from './feeder.js';
-import { FetchOutput } from './fetch-output.js';
 import { processItem, type FetcherThreadDeps } from './fetcher-thread.js';
 import { formatProtocolStatus } from './status-mapping.js';
 import { FetchMonitor } from './fetch-monitor.js';
 import { StorageWriteFailures } from './storage-write-failure.js';
 import { ContentBudget } from '../../protocol/content-budget.js';
 import type { FetchItem } from './fetch-item.js';
-import { PartitionClaims } from './partition-claims.js';
-import { workerId } from '../../storage/partition-claim.js';
+import { FetchPartitionRuns } from './fetch-partition-runs.js';
 import { partitionCountOf } from '../segment-parts.js';
-import { ProtocolStatusCode, protocolStatus, type ProtocolStatus } from '../../model/protocol-status.js';
+import type { ProtocolStatus } from '../../model/protocol-status.js';
 import type { FetchArgs } from './fetcher.js';
 
 type Limit = 'hitByTimeLimit' | 'hitByThrougputThreshold';
@@ -42,13 +39,8 @@ export class FetchJob {
   private readonly protocols: ProtocolFactory;
   private readonly parseInline: boolean;
   private readonly writeFailures = new StorageWriteFailures();
-  /** The partitions this process holds: claimed, fed, written, then completed or given back. */
-  private readonly runs = new Map<number, { claim: PartitionClaim; fedAll: boolean }>();
   private readonly startedAt = new WeakMap<FetchItem, number>();
-  /** Lost partitions' output being dropped: awaited before the fetch returns (and closes the segment). */
-  private readonly drops = new Set<Promise<void>>();
-  private claims!: PartitionClaims;
-  private output!: FetchOutput;
+  private partitions!: FetchPartitionRuns;
   private feeder!: QueueFeeder;
   private monitor!: FetchMonitor;
   private deps!: FetcherThreadDeps;
@@ -94,24 +86,12 @@ export class FetchJob {
       maxUrlLength: conf.getInt('db.max.outlink.length', 4096),
       budget: job.budget,
       output: (item, url, datum, content, status, fetchStatus) => job.record(item, url, datum, content, status, fetchStatus),
-      mayRequest: (item) => job.mayRequest(item),
+      mayRequest: (item) => job.partitions.mayRequest(item),
     };
-    job.claims = job.partitionClaims();
-    job.output = new FetchOutput(segment, await partitionCountOf(segment), conf.getBoolean('fetcher.store.content', true), Math.max(1, conf.getInt('storage.batch.size', 1000)), {
-      onCommitted: (p) => {
-        const held = job.runs.get(p);
-        if (held) void job.claims.renew(held.claim);
-      },
-      beforeCommit: async (p) => {
-        const held = job.runs.get(p);
-        return held ? job.claims.stillHeld(held.claim) : true;
-      },
-      onLeaseLost: (p, err) => {
-        const held = job.runs.get(p);
-        if (held) return job.claims.handle(held.claim, err);
-        // the renewal timer found the loss first (the run is gone): a write still in flight is refused as expected
-        return job.claims.isLost(p) && isNutchError(err, 'NUTCH_LEASE_LOST');
-      },
+    job.partitions = new FetchPartitionRuns({
+      segment, conf, run, args, queues: job.queues, totalPartitions: await partitionCountOf(segment), resumed,
+      record: (item, url, datum, content, status, fetchStatus) => job.record(item, url, datum, content, status, fetchStatus),
+      fail: (err) => { job.failure ??= err; },
     });
     job.feeder = job.queueFeeder();
     job.monitor = new FetchMonitor(conf, run.counters, () => job.feeder.stats.skippedStored + job.pages + (run.counters.skipped ?? 0), await segment.count('crawl_generate'), job.queues, Date.now() - run.elapsed, run.log, (why) => job.hitLimit(why), (e) => run.emit(e));
@@ -130,26 +110,21 @@ export class FetchJob {
     try {
       await this.dispatch();
       await feeding;
-      await this.releaseHeld();
+      await this.partitions.releaseHeld();
       if (this.failure) throw this.failure;
       this.monitor.close(true);
     } catch (err) {
       // Nothing more is claimed or fed: a feeder left polling for partitions kept the process alive after a
       // failed write (disk full), and its held claims made a re-run wait for their leases to expire.
       this.feeder.stop();
-      this.claims.stop();
+      this.partitions.claims.stop();
       this.queues.emptyAll();
       this.queues.wake();
-      await this.output.close().catch(() => {});
-      for (const [p, held] of this.runs) {
-        await this.args.onPartitionEnd?.(this.segment, p, false).catch(() => {});
-        await this.claims.release(held.claim).catch(() => {}); // on a full disk this may fail too; the lease then expires
-      }
+      await this.partitions.abandon();
       throw err;
     } finally {
-      await Promise.allSettled([...this.drops]);
+      await this.partitions.close();
       this.monitor.close();
-      this.claims.close();
       this.run.signal?.removeEventListener('abort', onAbort);
     }
     this.summarise();
@@ -162,32 +137,13 @@ export class FetchJob {
       if (this.failure) throw this.failure;
       if (!this.stopping) {
         let item: FetchItem | null;
-        while (this.active < threads && (item = queues.take(Date.now(), this.launchable))) this.launch(item);
+        while (this.active < threads && (item = queues.take(Date.now(), this.partitions.launchable))) this.launch(item);
       }
-      if (!this.stopping) await this.completeFinished();
-      if (this.active === 0 && (this.stopping || (this.feeder.done && queues.totalSize === 0 && this.runs.size === 0))) break;
-      const next = this.active < threads && !this.stopping ? queues.nextReadyTime(this.launchable) : Infinity;
+      if (!this.stopping) await this.partitions.completeFinished();
+      if (this.active === 0 && (this.stopping || (this.feeder.done && queues.totalSize === 0 && this.partitions.held === 0))) break;
+      const next = this.active < threads && !this.stopping ? queues.nextReadyTime(this.partitions.launchable) : Infinity;
       await queues.waitForChange(next - Date.now());
     }
-  }
-
-  /** No fetch of a held partition starts while its lease is in doubt by this process's clock (PartitionClaims). */
-  private readonly launchable = (partition: number): boolean => this.claims.launchable(this.runs.get(partition)?.claim);
-
-  /** Right before a request: the item's partition is still held (confirmed with the database if its local lease ran out). */
-  private async mayRequest(item: FetchItem): Promise<boolean> {
-    const held = this.runs.get(item.partition);
-    if (!held) {
-      if (!this.claims.isLost(item.partition)) return true;
-    } else {
-      try {
-        if (await this.claims.stillHeld(held.claim)) return true;
-      } catch (err) {
-        this.failure ??= err; // the database failed: the stage stops with its error
-      }
-    }
-    this.run.count('partition_lost_dropped');
-    return false;
   }
 
   /** The first abort: no new requests, in-flight fetches finish, claimed partitions are given back. */
@@ -196,7 +152,7 @@ export class FetchJob {
     this.stopping = true;
     this.run.count('stopped_by_abort');
     this.feeder.stop();
-    this.claims.stop();
+    this.partitions.claims.stop();
     this.queues.emptyAll();
     this.queues.wake();
     this.log.info('fetch stopping politely: no new requests, in-flight fetches finish, claimed partitions are given back');
@@ -210,7 +166,7 @@ export class FetchJob {
   }
 
   private launch(item: FetchItem): void {
-    if (!this.runs.has(item.partition) && this.claims.isLost(item.partition)) {
+    if (this.partitions.lostHere(item.partition)) {
       // a redirect queued after its partition was lost: its hosts belong to another worker now
       this.run.count('partition_lost_dropped');
       this.queues.finish(item, true);
@@ -264,11 +220,11 @@ export class FetchJob {
       content.metadata[ContentMeta.FETCH_TIME] = [String(now)];
       this.scoring.passScoreBeforeParsing(url, datum, content);
     }
-    if (this.parseInline && this.args.parse && content && fetchStatus === CrawlStatus.STATUS_FETCH_SUCCESS && this.runs.has(item.partition)) {
+    if (this.parseInline && this.args.parse && content && fetchStatus === CrawlStatus.STATUS_FETCH_SUCCESS && this.partitions.holds(item.partition)) {
       await this.parse(item, url, datum, content);
     }
     try {
-      await this.output.write(item.partition, url, datum, content);
+      await this.partitions.output.write(item.partition, url, datum, content);
     } catch (err) {
       throw this.writeFailures.wrap(err, this.segment.name, url);
     }
@@ -285,62 +241,27 @@ export class FetchJob {
   private async parse(item: FetchItem, url: string, datum: CrawlDatum, content: Content): Promise<void> {
     try {
       // fenced only when the hook ends partitions with the fetch (else it writes after completion)
-      const claim = this.args.onPartitionEnd ? this.runs.get(item.partition)?.claim : undefined;
+      const claim = this.args.onPartitionEnd ? this.partitions.claimOf(item.partition) : undefined;
       await this.args.parse!(content, datum, { url, segment: this.segment, partition: item.partition, claim });
     } catch (err) {
-      if (!this.claims.handle(this.runs.get(item.partition)?.claim ?? { partition: item.partition, attempt: 0, worker: '' }, err)) {
+      if (!this.partitions.handleLoss(item.partition, err)) {
         this.run.count('parse_failed');
         this.log.warn(`inline parse of ${url} failed: ${(err as Error).message}`);
       }
     }
   }
 
-  private partitionClaims(): PartitionClaims {
-    const { conf } = this;
-    return new PartitionClaims(this.segment.fetchPartitions(), this.args.worker ?? workerId(), {
-      leaseMs: conf.getInt('fetcher.partition.lease', 60) * 1000,
-      maxAttempts: conf.getInt('fetcher.partition.max.attempts', 4),
-      pollMs: conf.getInt('fetcher.partition.poll', 1000),
-    }, this.log, (failed) => this.returnFailedPartition(failed), (claim) => {
-      this.run.count('partition_lost');
-      this.runs.delete(claim.partition);
-      this.run.count('partition_lost_dropped', this.queues.dropPartition(claim.partition).length);
-      const drop: Promise<void> = this.output.drop(claim.partition).then(() => this.args.onPartitionEnd?.(this.segment, claim.partition, false)).catch((err) => { this.failure ??= err; }).finally(() => this.drops.delete(drop));
-      this.drops.add(drop);
-    }, (err) => {
-      // a renewal asked because the local lease ran out: the dispatcher looks again (or stops on a database failure)
-      if (err !== undefined) this.failure ??= err;
-      this.queues.wake();
-    });
-  }
-
-  /** A partition claimed too often without finishing: its unfetched URLs go back to the CrawlDb (retry). */
-  private async returnFailedPartition(failed: PartitionStatus): Promise<void> {
-    const p = failed.partition;
-    this.run.count('partition_failed');
-    await this.output.open(p);
-    for await (const batch of unfetchedBatches(this.segment, p)) {
-      for (const r of batch) {
-        this.run.count('partition_failed_urls');
-        await this.record({ partition: p } as FetchItem, r.url, r.value, null, protocolStatus(ProtocolStatusCode.RETRY, `fetch partition failed: ${failed.reason ?? ''}`), CrawlStatus.STATUS_FETCH_RETRY);
-      }
-    }
-    await this.output.finishPartition(p, true);
-    await this.args.onPartitionEnd?.(this.segment, p, true);
-  }
-
   private queueFeeder(): QueueFeeder {
     const job = this;
     const capacity = this.threads * Math.max(1, this.conf.getInt('fetcher.queue.depth.multiplier', 50));
     return new QueueFeeder(this.segment, this.queues, capacity, this.threads, this.log, {
-      next: () => this.claimNext(),
+      next: () => this.partitions.claimNext(),
       fed: (partition) => {
-        const held = this.runs.get(partition);
-        if (held) held.fedAll = true;
+        this.partitions.fed(partition);
         this.queues.wake();
       },
-      isLost: (partition) => this.claims.isLost(partition),
-      contentStored: (partition, url) => this.output.contentStored(partition, url),
+      isLost: (partition) => this.partitions.isLost(partition),
+      contentStored: (partition, url) => this.partitions.output.contentStored(partition, url),
       skip: (url, reason) => {
         if (this.limited) {
           this.run.count(this.limited);
@@ -355,89 +276,11 @@ export class FetchJob {
     });
   }
 
-  /** The feeder's next partition: claimed, its output opened under the claim. */
-  private async claimNext(): Promise<{ partition: number; resumed: boolean } | null> {
-    for (;;) {
-      const claim = await this.claims.next();
-      if (!claim) return null;
-      const { segment } = this;
-      // taken over from another worker, or written by a run that stopped: skip what is stored
-      const partitionResumed = this.resumed || claim.attempt > 1
-        || (await segment.count('crawl_fetch', claim.partition)) > 0 || (await segment.count('content', claim.partition)) > 0;
-      try {
-        await this.output.open(claim.partition, claim);
-      } catch (err) {
-        if (this.claims.handle(claim, err)) continue; // superseded while this process was frozen
-        throw err;
-      }
-      if (this.claims.isLost(claim.partition)) {
-        // lost while its writers opened (frozen right after the claim): onLost found no run to drop
-        await this.output.drop(claim.partition);
-        continue;
-      }
-      this.runs.set(claim.partition, { claim, fedAll: false });
-      return { partition: claim.partition, resumed: partitionResumed };
-    }
-  }
-
-  /** Finishes and completes each held partition whose items are all written. */
-  private async completeFinished(): Promise<void> {
-    for (const [p, held] of this.runs) {
-      if (this.claims.isLost(p)) {
-        // a loss onLost could not see (never expected): the run must not keep the fetch from ending
-        this.runs.delete(p);
-        await this.output.drop(p);
-        continue;
-      }
-      if (!held.fedAll || this.queues.pendingFor(p) > 0) continue;
-      // the run stays known while its writers finish: a finish refused as superseded is then handled as a lost lease
-      try {
-        await this.output.finishPartition(p, true);
-      } finally {
-        this.runs.delete(p);
-      }
-      if (this.claims.isLost(p)) continue;
-      await this.args.onPartitionEnd?.(this.segment, p, true);
-      if (this.claims.isLost(p)) continue;
-      try {
-        await this.claims.complete(held.claim);
-      } catch (err) {
-        if (!this.claims.handle(held.claim, err)) throw err;
-      }
-    }
-  }
-
-  /** A polite stop: what is held goes back, unfinished, for a later run or another worker to resume. */
-  private async releaseHeld(): Promise<void> {
-    for (const [p, held] of this.runs) {
-      await this.output.finishPartition(p, false);
-      await this.args.onPartitionEnd?.(this.segment, p, false);
-      await this.claims.release(held.claim);
-    }
-    this.runs.clear();
-  }
-
   private summarise(): void {
     const { counters } = this;
     if (this.feeder.stats.skippedStored) counters.resumed_skipped = this.feeder.stats.skippedStored;
     if (this.budget.peak) counters.content_budget_peak = this.budget.peak;
     if (this.budget.refused) counters.content_budget_refused = this.budget.refused;
-    if (this.output.droppedRecords) counters.partition_lost_records = this.output.droppedRecords;
+    if (this.partitions.output.droppedRecords) counters.partition_lost_records = this.partitions.output.droppedRecords;
   }
-}
-
-/** crawl_generate records of a partition that crawl_fetch does not hold yet, a batch at a time. */
-async function* unfetchedBatches(segment: Segment, partition: number, size = 500): AsyncGenerator<{ url: string; value: CrawlDatum }[]> {
-  let batch: { url: string; value: CrawlDatum }[] = [];
-  const flush = async () => {
-    const stored = await segment.storedAmong('crawl_fetch', partition, batch.map((r) => r.url));
-    const out = batch.filter((r) => !stored.has(r.url));
-    batch = [];
-    return out;
-  };
-  for await (const r of segment.read('crawl_generate', { partition })) {
-    batch.push(r);
-    if (batch.length >= size) yield await flush();
-  }
-  if (batch.length) yield await flush();
 }
