@@ -13,7 +13,7 @@ test('bad servers: the fetch finishes and every URL gets its status', async (t) 
   ];
   const web = await startTestWeb({ hosts: 3, pagesPerHost: 2, linksPerPage: 1, robots: { text: (h) => robots[h]! } });
   t.after(() => web.close());
-  const ctx = fetchContext(t, { 'http.timeout': '300', 'http.time.limit': '1', 'http.content.limit': '100000' });
+  const ctx = fetchContext(t, { 'http.timeout': '1000', 'http.time.limit': '3', 'http.content.limit': '100000' });
   const urls = {
     page0: web.url(0, '/page/1.html'),
     page1: web.url(1, '/page/1.html'),
