@@ -12,7 +12,7 @@ import type { Logger } from '../core/log.js';
 import type { PluginObject } from '../core/extension-points/typed-plugin.js';
 import type { Counters, ProgressEvent, StageOptions } from '../core/crawl/progress.js';
 import type {
-  DedupCounters, FetchCounters, GenerateCounters, IndexCounters, InjectCounters, InvertLinksCounters, ParseCounters, UpdateDbCounters,
+  DedupCounters, FetchCounters, GenerateCounters, IndexCounters, InjectCounters, InvertLinksCounters, ParseCounters, UpdateDbCounters, UpdateHostDbCounters,
 } from '../core/crawl/counter-names.js';
 import { crawlLayout, type CrawlLayout } from '../core/crawl/crawl/crawl-layout.js';
 import { defaultStages } from '../core/crawl/stages.js';
@@ -68,7 +68,7 @@ export interface Nutch extends AsyncDisposable {
   index(segments: string[], args?: { deleteGone?: boolean }, opts?: CallOptions): Promise<IndexCounters>;
   dedup(args?: { group?: 'none' | 'host' | 'domain' }, opts?: CallOptions): Promise<DedupCounters>;
   /** `nutch updatehostdb -hostdb <crawl>/hostdb -crawldb <crawl>/crawldb` and its options (docs/hostdb.md). */
-  updatehostdb(args?: Omit<UpdateHostDbArgs, 'hostDb' | 'crawlDb'>, opts?: CallOptions): Promise<Counters>;
+  updatehostdb(args?: Omit<UpdateHostDbArgs, 'hostDb' | 'crawlDb'>, opts?: CallOptions): Promise<UpdateHostDbCounters>;
   /** One host's HostDatum from `<crawl>/hostdb`, or null. */
   readhostdb(host: string): Promise<HostDatum | null>;
   crawl(opts?: CrawlOptions): CrawlRun;

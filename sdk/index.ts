@@ -21,5 +21,5 @@ export * from '../core/model/index.js';
 export {
   COUNTER_NAMES,
   type StageCounters, type InjectCounters, type GenerateCounters, type FetchCounters, type ParseCounters, type UpdateDbCounters,
-  type InvertLinksCounters, type IndexCounters, type DedupCounters, type CleanCounters, type CrawlSummaryCounters,
+  type InvertLinksCounters, type IndexCounters, type DedupCounters, type CleanCounters, type UpdateHostDbCounters, type SitemapCounters, type CrawlSummaryCounters,
 } from '../core/crawl/counter-names.js';

@@ -42,6 +42,27 @@ const FETCH = [
   ...SEGMENT_READER,
 ] as const;
 
+/** Nutch's UpdateHostDb counters (its reducer and ResolverThread); the `<n>_times_failed` ones are TIMES_FAILED below. */
+const UPDATEHOSTDB = [
+  'total_hosts', 'filtered_records', 'malformed_url', 'malformed_score_lines', 'skipped_not_eligible', 'checked_hosts', 'resolver_errors',
+  'new_known_host', 'rediscovered_host', 'existing_known_host', 'new_unknown_host', 'purged_unknown_host', 'existing_unknown_host', 'stopped',
+] as const;
+
+/**
+ * updatehostdb counts each checked host by its consecutive DNS failures, as Nutch's ResolverThread
+ * (`0_times_failed`, `1_times_failed`, …): a family of names, not a list.
+ */
+type TimesFailed = `${number}_times_failed`;
+/** A family of names as an index signature: optional members of a pattern would type as `number | undefined`. */
+type CounterFamily<Pattern extends string> = { readonly [K in Pattern]: number };
+const TIMES_FAILED = /^\d+_times_failed$/;
+
+/** Nutch's SitemapProcessor counters. */
+const SITEMAP = [
+  'sitemap_seeds', 'sitemaps_from_hostname', 'filtered_sitemaps_from_hostname', 'filtered_records', 'failed_fetches', 'truncated_sitemaps',
+  'sitemaps', 'sitemap_indexes', 'invalid_urls', 'urls_over_limit', 'new_sitemap_entries', 'existing_sitemap_entries', 'duplicate_entries', 'stopped',
+] as const;
+
 /** Every stage's declared counter names (the crawl's summary is typed by CrawlSummaryCounters). */
 export const COUNTER_NAMES = {
   inject: ['urls_injected', 'urls_injected_unique', 'urls_merged', 'urls_filtered', 'urls_malformed', 'urls_too_long', 'metadata_invalid', 'urls_purged_404', 'urls_purged_filter', 'stopped'],
@@ -63,6 +84,8 @@ export const COUNTER_NAMES = {
   ],
   dedup: ['documents_compared', 'documents_marked_as_duplicate', 'stopped'],
   clean: ['Deleted documents', 'stopped'],
+  updatehostdb: UPDATEHOSTDB,
+  sitemap: SITEMAP,
 } as const satisfies Partial<Record<StageName, readonly string[]>>;
 
 type NamesOf<S extends keyof typeof COUNTER_NAMES> = (typeof COUNTER_NAMES)[S][number];
@@ -80,13 +103,15 @@ export type InvertLinksCounters = StageCounters<NamesOf<'invertlinks'>>;
 export type IndexCounters = StageCounters<NamesOf<'index'>>;
 export type DedupCounters = StageCounters<NamesOf<'dedup'>>;
 export type CleanCounters = StageCounters<NamesOf<'clean'>>;
+export type UpdateHostDbCounters = StageCounters<NamesOf<'updatehostdb'>> & CounterFamily<TimesFailed>;
+export type SitemapCounters = StageCounters<NamesOf<'sitemap'>>;
 
 type Prefixed<S extends keyof typeof COUNTER_NAMES> = `${S}.${NamesOf<S>}`;
 /**
  * `nutch crawl`'s summary (crawl() and `nutch.crawl().result`): each stage's counters summed over the
  * rounds as `<stage>.<counter>`, the time each stage took, the rounds, and the CrawlDb at the end.
  */
-export type CrawlSummaryCounters = StageCounters<
+export type CrawlSummaryCounters = CounterFamily<`updatehostdb.${TimesFailed}`> & StageCounters<
   | { [S in keyof typeof COUNTER_NAMES]: Prefixed<S> }[keyof typeof COUNTER_NAMES]
   | `time.${StageName}.ms`
   | 'rounds' | 'rounds.nothing.to.generate' | 'stopped.by.signal' | 'stopped.by.file' | `stopped.in.${StageName}` | `resumed.${StageName}`
@@ -95,6 +120,7 @@ export type CrawlSummaryCounters = StageCounters<
 
 /** Is `name` a counter the stage declares? (the crawl summary: `crawl`). */
 export function isDeclaredCounter(stage: keyof typeof COUNTER_NAMES | 'crawl', name: string): boolean {
+  if (stage === 'updatehostdb' && TIMES_FAILED.test(name)) return true;
   if (stage !== 'crawl') return (COUNTER_NAMES[stage] as readonly string[]).includes(name);
   if (['rounds', 'rounds.nothing.to.generate', 'stopped.by.signal', 'stopped.by.file', 'crawldb.total'].includes(name)) return true;
   const m = /^(time|stopped\.in|resumed)\.([a-z]+)(\.ms)?$/.exec(name);

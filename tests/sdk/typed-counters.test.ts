@@ -5,11 +5,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createNutch, type FetchCounters, type CrawlSummaryCounters } from '../../sdk/index.js';
+import { createNutch, type FetchCounters, type CrawlSummaryCounters, type UpdateHostDbCounters } from '../../sdk/index.js';
 import { isDeclaredCounter, COUNTER_NAMES } from '../../core/crawl/counter-names.js';
 import { silentLogger } from '../../core/log.js';
 import { startTestWeb } from '../web/test-web.js';
-import { tempDir } from '../helpers/temp-dir.js';
+import { join } from 'node:path';
+import { tempDir, writeFile } from '../helpers/temp-dir.js';
 
 type Stage = keyof typeof COUNTER_NAMES | 'crawl';
 
@@ -60,6 +61,42 @@ test('every counter the stages and the crawl summary report is declared by their
   }
 });
 
+test('updatehostdb and sitemap counters are declared too: the SDK call, the crawl\'s stage-end events and its summary', { timeout: 120_000 }, async (t) => {
+  const web = await startTestWeb({ hosts: 2, pagesPerHost: 5, linksPerPage: 1, externalLinkRatio: 0, sitemaps: true, seed: 12 });
+  t.after(() => web.close());
+  const dir = tempDir(t, 'nutch-counters-');
+  // host 1 only through its sitemaps (bin/crawl -sm); every host's sitemaps again from the HostDb
+  writeFile(join(dir, 'sitemaps', 'hosts.txt'), `${web.hosts[1]}\n`);
+  // names are resolved through this file alone (no DNS query): a host missing from it is unknown
+  const hostsFile = writeFile(join(dir, 'hosts'), '127.0.0.1 localhost\n');
+  const nutch = await createNutch({ cwd: dir, logger: silentLogger, config: { 'http.agent.name': 'counters-test', 'fetcher.server.delay': 0, 'hostdb.resolver.hosts.file': hostsFile } });
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  const check = (stage: Stage, counters: object) => {
+    problems.push(...undeclared(stage, counters));
+    for (const k of Object.keys(counters)) seen.add(`${stage}.${k}`);
+  };
+  try {
+    const run = nutch.crawl({ seeds: [web.seeds[0]!], sitemapDir: join(dir, 'sitemaps'), hostDbUpdate: true, sitemapsFromHostDb: 'always', rounds: 2 });
+    for await (const e of run) if (e.type === 'stage-end' && (e.stage === 'sitemap' || e.stage === 'updatehostdb')) check(e.stage, e.counters);
+    const summary: CrawlSummaryCounters = await run.result;
+    check('crawl', summary);
+    // a host that does not resolve, injected (never fetched): counted as 1_times_failed
+    await nutch.inject(['http://unknown-host.invalid/']);
+    const hosts: UpdateHostDbCounters = await nutch.updatehostdb({ checkNew: true, checkKnown: true, force: true });
+    check('updatehostdb', hosts);
+    // @ts-expect-error a misspelt counter name does not compile (npm run typecheck)
+    void hosts.total_hostz;
+  } finally {
+    await nutch.close();
+  }
+  assert.deepEqual(problems, [], 'counters reported but not declared in core/crawl/counter-names.ts');
+  for (const name of ['sitemap.sitemaps_from_hostname', 'sitemap.sitemaps', 'sitemap.new_sitemap_entries', 'updatehostdb.total_hosts', 'crawl.sitemap.new_sitemap_entries', 'crawl.updatehostdb.total_hosts']) {
+    assert.ok(seen.has(name), `${name} was reported (seen: ${[...seen].sort().join(', ')})`);
+  }
+  assert.ok(seen.has('updatehostdb.1_times_failed'), `updatehostdb.1_times_failed was reported (seen: ${[...seen].sort().join(', ')})`);
+});
+
 test('isDeclaredCounter: the summary names are <stage>.<declared counter>, time.<stage>.ms, crawldb.<status>', () => {
   assert.equal(isDeclaredCounter('fetch', 'success'), true);
   assert.equal(isDeclaredCounter('fetch', 'sucess'), false);
@@ -70,4 +107,9 @@ test('isDeclaredCounter: the summary names are <stage>.<declared counter>, time.
   assert.equal(isDeclaredCounter('crawl', 'crawldb.db_fetched'), true);
   assert.equal(isDeclaredCounter('crawl', 'crawldb.nonsense'), false);
   assert.equal(isDeclaredCounter('crawl', 'nostage.success'), false);
+  assert.equal(isDeclaredCounter('updatehostdb', '3_times_failed'), true);
+  assert.equal(isDeclaredCounter('updatehostdb', 'x_times_failed'), false);
+  assert.equal(isDeclaredCounter('crawl', 'updatehostdb.0_times_failed'), true);
+  assert.equal(isDeclaredCounter('crawl', 'sitemap.new_sitemap_entries'), true);
+  assert.equal(isDeclaredCounter('sitemap', '0_times_failed'), false);
 });
