@@ -12,7 +12,7 @@ import { PluginRepository } from '../plugin/plugin-repository.js';
 import { ExtensionChains } from '../extension-points/extension-chains.js';
 import { ParseUtil } from './parse-util.js';
 import { existingGc, exposeGc } from '../crawl/crawl/collect-garbage.js';
-import { serializeError, type FromWorker, type ToWorker, type WorkerInit } from './worker-protocol.js';
+import { RETIRE_BUFFER_BYTES, serializeError, type FromWorker, type ToWorker, type WorkerInit } from './worker-protocol.js';
 
 const port = parentPort!;
 const post = (m: FromWorker, transfer?: ArrayBuffer[]) => port.postMessage(m, transfer ?? []);
@@ -40,6 +40,7 @@ async function main(): Promise<void> {
     post({ type: 'init-error', error: serializeError(err) });
     return;
   }
+  let retired = false;
   const handle = async (m: ToWorker): Promise<void> => {
     if (m.type === 'collect-garbage') {
       // Only the crawl loop sends this, and only when its host allows collections (the CLI owns its
@@ -55,11 +56,17 @@ async function main(): Promise<void> {
       port.close();
       return;
     }
+    if (retired) return; // the pool resends what it had queued here to another worker
     try {
       const out = await util.parse(m.content, m.forceAs);
       post({ type: 'result', id: m.id, result: out.result, signature: out.signature, parser: out.parser });
     } catch (err) {
       post({ type: 'error', id: m.id, error: serializeError(err) });
+    }
+    const bufferBytes = process.memoryUsage().arrayBuffers;
+    if (bufferBytes > RETIRE_BUFFER_BYTES) {
+      retired = true;
+      post({ type: 'retire', bufferBytes });
     }
   };
   // The pool sends the next page before this one is answered: one at a time, in order.

@@ -7,7 +7,9 @@
  * buffer and transferred. `parser.timeout` (timed from when the worker starts the page, i.e. when the
  * page before it is answered) really abandons a runaway parse: the worker is terminated and replaced,
  * the page gets a FAILED parse, the page queued behind it goes back to the front of the queue, the
- * stage goes on. A worker that crashes fails only the page it was parsing. A worker that cannot start
+ * stage goes on. A worker that crashes fails only the page it was parsing. Memory: a big document
+ * (BIG_DOCUMENT_BYTES) goes only to an idle worker and only while no other big one is being parsed,
+ * and a worker left holding more than RETIRE_BUFFER_BYTES after a page is replaced. A worker that cannot start
  * (a plugin's start() throws) fails the pool: ready() and every parse() reject with the worker's error.
  */
 import { availableParallelism } from 'node:os';
@@ -60,6 +62,9 @@ interface Slot {
 
 /** Jobs in flight per worker: the one being parsed and the next. */
 const PIPELINE_DEPTH = 2;
+/** Content at least this long is a big document: one at a time in the pool, never queued in a worker. */
+export const BIG_DOCUMENT_BYTES = 8 * 1024 * 1024;
+const isBig = (job: Job) => job.content.content.length >= BIG_DOCUMENT_BYTES;
 
 export class ParsePool {
   readonly size: number;
@@ -72,7 +77,7 @@ export class ParsePool {
   private initError: Error | null = null;
   private closed = false;
   /** Counts, for the stage's counters and for tests. */
-  readonly stats = { parsed: 0, timeouts: 0, crashes: 0, workersStarted: 0, collections: 0 };
+  readonly stats = { parsed: 0, timeouts: 0, crashes: 0, workersStarted: 0, collections: 0, retired: 0 };
 
   constructor(opts: ParsePoolOptions) {
     const configured = opts.size ?? opts.conf.getInt('parser.worker.threads', 0);
@@ -151,18 +156,35 @@ export class ParsePool {
   }
 
   private pump(): void {
-    while (this.queue.length) {
+    // A big document is parsed only by an idle worker and only while no other is being parsed:
+    // its bytes, the copy its library reads and what that library decodes are the peak of a
+    // worker's memory, and two of them at once would double it. Smaller pages go around it.
+    let bigInFlight = this.slots.some((s) => s.state === 'live' && s.jobs.some(isBig));
+    for (let i = 0; i < this.queue.length;) {
+      const job = this.queue[i]!;
+      const big = isBig(job);
+      if (big && bigInFlight) {
+        i++;
+        continue;
+      }
       // The least loaded live worker: idle ones first, then a second job for a busy one.
       let slot: Slot | undefined;
-      for (const s of this.slots) if (s.state === 'live' && s.jobs.length < PIPELINE_DEPTH && (!slot || s.jobs.length < slot.jobs.length)) slot = s;
+      for (const s of this.slots) if (s.state === 'live' && s.jobs.length < (big ? 1 : PIPELINE_DEPTH) && (!slot || s.jobs.length < slot.jobs.length)) slot = s;
       if (!slot) {
-        const live = this.slots.filter((s) => s.state !== 'dead').length;
-        const starting = this.slots.filter((s) => s.state === 'starting').length;
-        if (live < this.size && starting < this.queue.length) this.spawn();
-        return;
+        if (big) {
+          i++;
+          continue;
+        }
+        break;
       }
-      this.dispatch(slot, this.queue.shift()!);
+      this.queue.splice(i, 1);
+      if (big) bigInFlight = true;
+      this.dispatch(slot, job);
     }
+    if (!this.queue.length) return;
+    const live = this.slots.filter((s) => s.state !== 'dead').length;
+    const starting = this.slots.filter((s) => s.state === 'starting').length;
+    if (live < this.size && starting < this.queue.length) this.spawn();
   }
 
   private dispatch(slot: Slot, job: Job): void {
@@ -229,6 +251,9 @@ export class ParsePool {
         case 'log':
           this.log[m.level](m.msg, m.fields);
           return;
+        case 'retire':
+          this.retire(slot, m.bufferBytes);
+          return;
         default:
           return;
       }
@@ -246,6 +271,20 @@ export class ParsePool {
     if (slot.jobs.length === 0) slot.worker.unref();
     this.stats.parsed++;
     job.resolve(outcome);
+    this.pump();
+  }
+
+  /** Replaces a worker that answered its page but holds too much memory (parse-worker.ts). */
+  private retire(slot: Slot, bufferBytes: number): void {
+    if (slot.state === 'dead') return;
+    this.stats.retired++;
+    slot.state = 'dead';
+    clearTimeout(slot.timer);
+    // its page is answered: every job still listed was only waiting in its inbox
+    this.queue.unshift(...slot.jobs.splice(0));
+    this.remove(slot);
+    void slot.worker.terminate();
+    this.log.debug(`Parse worker retired holding ${(bufferBytes / 1048576).toFixed(0)} MB of buffers after a page; replaced`);
     this.pump();
   }
 

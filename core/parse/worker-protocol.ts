@@ -4,6 +4,14 @@ import type { Content } from '../model/content.js';
 import type { ParseResult } from '../model/parse.js';
 import type { PluginDescriptor } from '../plugin/plugin-descriptor.js';
 
+/**
+ * Bytes of ArrayBuffers a worker may still hold after a parse before it retires. HTML pages leave a
+ * few MB; a large document leaves its copies until V8's next full collection, and a parser that
+ * abandoned a library mid-way (pdf.js over tika.pdf.max.bytes) leaves whatever that library still
+ * references: a new worker is cheaper than carrying that into every later page.
+ */
+export const RETIRE_BUFFER_BYTES = 64 * 1024 * 1024;
+
 export interface WorkerInit {
   conf: ConfigurationSnapshot;
   /**
@@ -34,7 +42,10 @@ export type FromWorker =
   | { type: 'log'; level: 'debug' | 'info' | 'warn' | 'error'; msg: string; fields?: Record<string, unknown> }
   /** `collected`: false when the worker had no gc() to call. */
   | { type: 'garbage-collected'; collected: boolean }
-  | { type: 'closed' };
+  | { type: 'closed' }
+  /** Sent after a result when the worker is left holding more than RETIRE_BUFFER_BYTES of buffers:
+   * the pool replaces it (its memory all returns at once) and resends what it had queued for it. */
+  | { type: 'retire'; bufferBytes: number };
 
 export function serializeError(err: unknown): SerializedError {
   if (err && typeof err === 'object') {

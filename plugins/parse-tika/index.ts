@@ -37,9 +37,11 @@ export class TikaParser implements Parser {
 
   constructor(ctx: PluginContext) {
     const maxChars = ctx.conf.getInt('tika.text.max.chars', 10485760);
+    const pdfBytes = ctx.conf.getInt('tika.pdf.max.bytes', 67108864);
     this.limits = {
       maxTextChars: maxChars < 0 ? Number.MAX_SAFE_INTEGER : maxChars,
       maxExpandedBytes: ctx.conf.getInt('tika.zip.max.bytes', 67108864),
+      maxPdfDecodedBytes: pdfBytes < 0 ? Number.MAX_SAFE_INTEGER : pdfBytes,
     };
   }
 

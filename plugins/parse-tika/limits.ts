@@ -4,4 +4,6 @@ export interface ExtractLimits {
   maxTextChars: number;
   /** Bytes a packaged document (zip) may expand to, over all the entries read. */
   maxExpandedBytes: number;
+  /** Bytes of buffers pdf.js may hold beyond the document's own (decoded streams, fonts) while reading one PDF. */
+  maxPdfDecodedBytes: number;
 }

@@ -15,13 +15,13 @@ import { parsePoolOf } from '../../core/parse/parsers.js';
 import { detectContentType } from '../../core/parse/content-type-sniffer.js';
 import { pdfDate } from './pdf-extractor.js';
 import {
-  buildDocx, buildEpub, buildOdf, buildPdf, buildPptx, buildRtf, buildXlsx, buildZipBombDocx, type OfficeSpec,
+  buildDocx, buildEpub, buildOdf, buildPdf, buildPdfBomb, buildPptx, buildRtf, buildXlsx, buildZipBombDocx, type OfficeSpec,
 } from './test-documents.js';
 
 const ctx = createTestContext({
   cwd: mkdtempSync(join(tmpdir(), 'parse-tika-')),
   env: { NUTCH_CONF_DIR: join(tmpdir(), 'no-such-conf') },
-  defines: { 'parser.worker.threads': '1', 'tika.zip.max.bytes': String(4 << 20), 'parser.timeout': '120' },
+  defines: { 'parser.worker.threads': '1', 'tika.zip.max.bytes': String(4 << 20), 'tika.pdf.max.bytes': String(16 << 20), 'parser.timeout': '120' },
 });
 after(() => ctx.close());
 
@@ -138,6 +138,7 @@ const bad: { name: string; bytes: Uint8Array; contentType: string; reason: RegEx
   { name: 'not a PDF at all', bytes: new TextEncoder().encode('%PDF-1.4\nnothing here'), contentType: 'application/pdf', reason: /PDF/, minor: ParseStatusMinor.FAILED_INVALID_FORMAT, failure: 'invalid' },
   { name: 'truncated DOCX', bytes: docx.subarray(0, Math.floor(docx.length / 2)), contentType: `${OOXML}.wordprocessingml.document`, reason: /truncated/, minor: ParseStatusMinor.FAILED_TRUNCATED, failure: 'truncated' },
   { name: 'zip bomb in a DOCX', bytes: buildZipBombDocx(24 << 20), contentType: `${OOXML}.wordprocessingml.document`, reason: /expands beyond tika\.zip\.max\.bytes/, minor: ParseStatusMinor.FAILED_EXCEPTION, failure: 'bomb' },
+  { name: 'PDF whose content stream is a 64 MB deflate bomb', bytes: buildPdfBomb(64 << 20), contentType: 'application/pdf', reason: /decoded streams grew past tika\.pdf\.max\.bytes/, minor: ParseStatusMinor.FAILED_EXCEPTION, failure: 'bomb' },
   { name: 'invalid XML', bytes: new TextEncoder().encode('<?xml version="1.0"?><a><b></a>'), contentType: 'application/xml', reason: /not well-formed XML.*1:/, minor: ParseStatusMinor.FAILED_INVALID_FORMAT, failure: 'invalid' },
   { name: 'entity bomb XML', bytes: new TextEncoder().encode('<?xml version="1.0"?><!DOCTYPE l [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]><l>&b;&b;&b;</l>'), contentType: 'application/xml', reason: /not well-formed XML/, minor: ParseStatusMinor.FAILED_INVALID_FORMAT, failure: 'invalid' },
   { name: 'legacy binary Word file', bytes: new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0, 0]), contentType: 'application/octet-stream', reason: /does not read content type "application\/x-tika-msoffice"/, minor: ParseStatusMinor.FAILED_EXCEPTION, failure: 'unsupported' },

@@ -29,8 +29,19 @@ const INFO_NAMES: Record<string, string> = {
   Producer: 'pdf:Producer',
 };
 
+/** How often the decoded-bytes watch looks at this thread's buffers while pdf.js works. */
+const WATCH_MS = 5;
+
 export async function extractPdf(bytes: Uint8Array, limits: ExtractLimits): Promise<ExtractedDocument> {
   const lib = await (pdfjs ??= import('pdfjs-dist/legacy/build/pdf.mjs'));
+  // pdf.js decodes whole streams into growing buffers: a 1 MB PDF whose content stream is a deflate
+  // bomb held 1.2 GB. It runs in this thread (no pdf.js worker in Node) and yields between slices of
+  // work, so a timer can see this thread's ArrayBuffer bytes grow past the document's own and stop it.
+  const baseline = process.memoryUsage().arrayBuffers + bytes.length;
+  let overBudget = 0;
+  let abort!: (err: Error) => void;
+  const aborted = new Promise<never>((_, reject) => (abort = reject));
+  aborted.catch(() => {});
   // pdf.js takes ownership of (and detaches) the buffer it is given: hand it a copy.
   const task = lib.getDocument({
     data: new Uint8Array(bytes),
@@ -40,6 +51,27 @@ export async function extractPdf(bytes: Uint8Array, limits: ExtractLimits): Prom
     stopAtErrors: false,
     verbosity: 0,
   });
+  const watch = setInterval(() => {
+    const held = process.memoryUsage().arrayBuffers - baseline;
+    if (held <= limits.maxPdfDecodedBytes || overBudget) return;
+    overBudget = held;
+    // A destroyed document's pending calls never settle: answer now. What pdf.js still holds goes
+    // with the worker, which the pool replaces when it is left holding this much (parse-worker.ts).
+    abort(new DocumentError(`the PDF's decoded streams grew past tika.pdf.max.bytes (${mib(held)} MiB beyond the ${mib(bytes.length)} MiB document: a compression bomb or an oversized document)`, 'bomb'));
+    void task.destroy().catch(() => {});
+  }, WATCH_MS);
+  const reading = readPdf(task, bytes, limits);
+  reading.catch(() => {});
+  try {
+    return await Promise.race([reading, aborted]);
+  } finally {
+    clearInterval(watch);
+  }
+}
+
+const mib = (n: number) => (n / 1048576).toFixed(1);
+
+async function readPdf(task: ReturnType<PdfJs['getDocument']>, bytes: Uint8Array, limits: ExtractLimits): Promise<ExtractedDocument> {
   let pdf;
   try {
     pdf = await task.promise;

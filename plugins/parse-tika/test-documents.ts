@@ -3,6 +3,7 @@
  * or with fflate's zip writer (DOCX, XLSX, PPTX, ODT, ODS, ODP, EPUB), so the tests need no fixtures
  * and every file carries the phrases the test looks for.
  */
+import { deflateSync } from 'node:zlib';
 import { zipSync, strToU8, type Zippable } from 'fflate';
 
 export interface PdfLink {
@@ -88,6 +89,35 @@ export function buildPdf(spec: PdfSpec): Uint8Array {
   const id = '<0123456789abcdef0123456789abcdef>';
   const trailer = `trailer\n<< /Size ${objects.length + 1} /Root ${catalog} 0 R /Info ${infoId} 0 R${encryptId ? ` /Encrypt ${encryptId} 0 R` : ''} /ID [${id} ${id}] >>\nstartxref\n${offset}\n%%EOF\n`;
   chunks.push(latin1(xref + trailer));
+  return new Uint8Array(Buffer.concat(chunks));
+}
+
+/**
+ * A one-page PDF whose content stream is a deflate bomb: about `inflatedBytes` of path operators
+ * (no text) compressed about 1000:1. pdf.js decodes a content stream whole into one growing buffer.
+ */
+export function buildPdfBomb(inflatedBytes: number): Uint8Array {
+  const unit = latin1('0 0 m 1 1 l S\n');
+  const raw = Buffer.alloc(inflatedBytes - (inflatedBytes % unit.length));
+  for (let i = 0; i < raw.length; i += unit.length) unit.copy(raw, i);
+  const packed = deflateSync(raw, { level: 9 });
+  const objects = [
+    latin1('<< /Type /Catalog /Pages 2 0 R >>'),
+    latin1('<< /Type /Pages /Kids [3 0 R] /Count 1 >>'),
+    latin1('<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << >> /Contents 4 0 R >>'),
+    Buffer.concat([latin1(`<< /Length ${packed.length} /Filter /FlateDecode >>\nstream\n`), packed, latin1('\nendstream')]),
+  ];
+  const chunks: Buffer[] = [latin1('%PDF-1.4\n')];
+  let offset = chunks[0]!.length;
+  const offsets: number[] = [];
+  objects.forEach((body, i) => {
+    const chunk = Buffer.concat([latin1(`${i + 1} 0 obj\n`), body, latin1('\nendobj\n')]);
+    offsets.push(offset);
+    offset += chunk.length;
+    chunks.push(chunk);
+  });
+  const xref = [`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`, ...offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`)].join('');
+  chunks.push(latin1(`${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${offset}\n%%EOF\n`));
   return new Uint8Array(Buffer.concat(chunks));
 }
 

@@ -38,6 +38,6 @@ test('textPieces: a part expanding past the budget fails while iterating, after 
 
 test('a DOCX body many pieces long is extracted whole, every paragraph in order', () => {
   const body = Array.from({ length: 6_000 }, (_, i) => `paragraph ${i} ÆØÅ 中文 😀 end${i}`);
-  const doc = extractOoxml(buildDocx({ title: 'long', body, links: [] }), 'docx', { maxTextChars: 10 << 20, maxExpandedBytes: 64 << 20 });
+  const doc = extractOoxml(buildDocx({ title: 'long', body, links: [] }), 'docx', { maxTextChars: 10 << 20, maxExpandedBytes: 64 << 20, maxPdfDecodedBytes: 128 << 20 });
   assert.equal(doc.text, body.join('\n'));
 });

@@ -8,6 +8,7 @@ import { threadId } from 'node:worker_threads';
 import { createTestContext } from '../../sdk/testing.js';
 import { createContent, ParseStatusCode, ParseStatusMinor } from '../../sdk/plugin.js';
 import { parsePoolOf } from '../../core/parse/parsers.js';
+import { BIG_DOCUMENT_BYTES } from '../../core/parse/pool.js';
 
 const testPlugins = fileURLToPath(new URL('./plugins/', import.meta.url));
 
@@ -197,6 +198,41 @@ test('pool: collectGarbage() runs a full collection in each idle worker, which g
     assert.equal(out.result.parses['http://a.example/2']?.data.status.majorCode, ParseStatusCode.SUCCESS);
     assert.equal(pool.stats.workersStarted, 1, 'the same worker parsed both pages');
     assert.equal(pool.stats.collections, 1);
+  } finally {
+    await ctx.close();
+  }
+});
+
+test('pool: big documents (>= BIG_DOCUMENT_BYTES) are parsed one at a time, never two in two workers at once; small pages go around them', async () => {
+  const ctx = context({ 'parser.worker.threads': '2', 'plugin.includes': 'parse-(html|memory)' }, ['parse-memory']);
+  try {
+    const pool = parsePoolOf(ctx);
+    await pool.ready();
+    const big = (i: number) => createContent({ url: `http://big.example/${i}`, contentType: 'application/x-overlap', content: new Uint8Array(BIG_DOCUMENT_BYTES) });
+    const outs = await Promise.all([big(0), big(1), big(2), page('http://small.example/', 'text/html'), big(3)].map((c) => pool.parse(c)));
+    const overlaps = outs.slice(0, 3).concat(outs[4]!).map((o) => Object.values(o.result.parses)[0]!.data.parseMeta['test.overlap']?.[0]);
+    assert.deepEqual(overlaps, ['no', 'no', 'no', 'no']);
+    assert.equal(Object.values(outs[3]!.result.parses)[0]!.data.status.majorCode, ParseStatusCode.SUCCESS);
+  } finally {
+    await ctx.close();
+  }
+});
+
+test('pool: a worker left holding more than RETIRE_BUFFER_BYTES after a page retires; the next page is parsed by its replacement', async () => {
+  const ctx = context({ 'plugin.includes': 'parse-(html|memory)' }, ['parse-memory']);
+  try {
+    const pool = parsePoolOf(ctx);
+    const thread = async (path: string) => {
+      const out = await pool.parse(createContent({ url: `http://r.example${path}`, contentType: 'application/x-retain', content: new Uint8Array(16) }));
+      return Object.values(out.result.parses)[0]!.data.parseMeta['test.thread']![0];
+    };
+    const first = await thread('/a');
+    assert.equal(await thread('/b'), first, 'a page leaving little behind keeps its worker');
+    assert.equal(await thread('/keep'), first);
+    // sent to the old worker before its retire message arrived or not, it is parsed by the new one
+    assert.notEqual(await thread('/c'), first, 'the page after it is parsed by a new worker');
+    assert.equal(pool.stats.retired, 1);
+    assert.equal(pool.stats.crashes, 0);
   } finally {
     await ctx.close();
   }
