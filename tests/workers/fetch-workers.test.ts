@@ -22,6 +22,7 @@ import { startPostgres, type PgServer } from '../helpers/postgres-server.js';
 import { testStorageEngine, testStorageUrl } from '../helpers/test-storage.js';
 import { generateSegment } from '../fetch/fetch-helpers.js';
 import type { PartitionStatus, Segment } from '../../core/storage/interfaces.js';
+import { statusName } from '../../core/model/crawl-datum.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const BATCH = 4;
@@ -148,7 +149,11 @@ async function fourWorkers(t: TestContext, cwd: string, storageUrl: string): Pro
 
   // every generated URL in crawl_fetch exactly once
   const fetched = new Map<string, number>();
-  for await (const { url } of segment.read('crawl_fetch')) fetched.set(url, (fetched.get(url) ?? 0) + 1);
+  const statusOf = new Map<string, string>();
+  for await (const { url, value } of segment.read('crawl_fetch')) {
+    fetched.set(url, (fetched.get(url) ?? 0) + 1);
+    statusOf.set(url, statusName(value.status));
+  }
   const generated = partitions.flat();
   assert.equal(fetched.size, generated.length);
   for (const url of generated) assert.equal(fetched.get(url), 1, `${url} in crawl_fetch once`);
@@ -163,13 +168,18 @@ async function fourWorkers(t: TestContext, cwd: string, storageUrl: string): Pro
   const committedBy = new Map([[killed.agent, killedCommitted], [frozen.agent, frozenCommitted]]);
   // A fetch the frozen worker had started before it was stopped may still reach the host after (connecting,
   // or between robots.txt and the page): those it logged as started before it was continued.
-  const startedAt = new Map<string, number>();
-  for (const m of frozen.stderr.matchAll(/^(\S+) DEBUG +fetching (\S+) /gm)) startedAt.set(m[2]!, Date.parse(m[1]!));
-  const started = (url: string) => (startedAt.get(url) ?? Infinity) < continuedAt;
+  // (every time it logged: a URL it fetched before it was stopped may be fetched again once it re-claimed the partition)
+  const startedAt = new Map<string, number[]>();
+  for (const m of frozen.stderr.matchAll(/^(\S+) DEBUG +fetching (\S+) /gm)) startedAt.set(m[2]!, [...startedAt.get(m[2]!) ?? [], Date.parse(m[1]!)]);
+  const started = (url: string) => (startedAt.get(url) ?? []).some((at) => at < continuedAt);
   const refetched = new Map<string, number>();
   for (const url of generated) {
     const reqs = web.requestsFor(url);
-    assert.ok(reqs.length >= 1 && reqs.length <= 2, `${url} requested ${reqs.length} times`);
+    assert.ok(reqs.length <= 2, `${url} requested ${reqs.length} times`);
+    // never requested: only a URL its partition's failure returned to the CrawlDb (claimed
+    // fetcher.partition.max.attempts times without finishing, as leases run out on a loaded machine)
+    if (reqs.length === 0) assert.equal(statusOf.get(url), 'fetch_retry', `${url} was never requested, yet stored as ${statusOf.get(url)}`);
+    if (reqs.length === 0) continue;
     if (reqs.length === 1) continue;
     const [first, second] = reqs.map(agentOf) as [string, string];
     assert.notEqual(second, first, `${url}: requested twice by ${first}`);
@@ -191,7 +201,7 @@ async function fourWorkers(t: TestContext, cwd: string, storageUrl: string): Pro
   }
   for (const [p] of frozenHeld) {
     const until = reclaimedAt.get(p) ?? Infinity;
-    const startedLate = partitions[p]!.filter((u) => (startedAt.get(u) ?? -Infinity) >= continuedAt && startedAt.get(u)! < until);
+    const startedLate = partitions[p]!.filter((u) => (startedAt.get(u) ?? []).some((at) => at >= continuedAt && at < until));
     assert.deepEqual(startedLate, [], `${frozen.agent} started fetches of partition ${p} after it was continued, although it had lost it`);
     for (const host of hostsOf(p)) {
       const late = (web.requestLog.get(host) ?? []).filter((r) => agentOf(r) === frozen.agent && r.start >= continuedAt && r.start < until)
