@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { crawl } from '../../core/crawl/crawl/crawl.js';
+import { crawl, WORKER_GC_MIN_PAGES } from '../../core/crawl/crawl/crawl.js';
+import { createContent } from '../../core/model/content.js';
 import type { CrawlStages } from '../../core/crawl/crawl/crawl-stages.js';
 import { collectWhenGrown, existingGc, exposeGc } from '../../core/crawl/crawl/collect-garbage.js';
 import { fixtureContext } from '../helpers/context.js';
@@ -98,4 +99,26 @@ test('the crawl loop starts the parse workers before a fetch that a parse stage 
   assert.equal(separate.length, 1);
   assert.ok((separate[0] ?? 0) > 0, 'fetcher.parse=false: the workers were starting when the fetch began');
   assert.deepEqual(await atFetch(true), [undefined], 'fetcher.parse=true: the fetch starts its own parse workers');
+});
+
+test('the crawl loop has the parse workers collect garbage after a parse only once they parsed WORKER_GC_MIN_PAGES pages since the last collection', async (t) => {
+  const ctx = fixtureContext(t, { includeBuiltins: true, defines: { 'http.agent.name': 'loop-test', 'parser.worker.threads': '1' } });
+  const perRound = [3, WORKER_GC_MIN_PAGES, 1];
+  let round = 0;
+  const collectionsAtUpdateDb: number[] = [];
+  const stages: CrawlStages = {
+    ...stubStages([], perRound.length),
+    parse: async () => {
+      const pool = parsePoolOf(ctx);
+      const n = perRound[round++]!;
+      await Promise.all(Array.from({ length: n }, (_, i) => pool.parse(createContent({ url: `http://a.example/${round}/${i}`, contentType: 'text/html', content: new TextEncoder().encode('<title>t</title><a href="/x">x</a>') }))));
+      return {};
+    },
+    updatedb: async () => {
+      collectionsAtUpdateDb.push(runningParsePool(ctx)!.stats.collections);
+      return {};
+    },
+  };
+  await crawl(ctx, stages, { crawlDir: tempDir(t), rounds: -1 }, { collectGarbage: () => {} });
+  assert.deepEqual(collectionsAtUpdateDb, [0, 1, 1], 'none after 3 pages, one after the next 200, none after 1 more');
 });
