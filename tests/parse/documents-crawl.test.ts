@@ -120,4 +120,15 @@ test('nutch crawl -i over PDF, Office, OpenDocument, EPUB, RTF and XML: search f
   assert.match(pc.stdout, /dc:creator=Author basalt/);
   assert.match(pc.stdout, /dcterms:created=2024-03-05T10:30:00Z/);
   assert.match(pc.stdout, /dc:language=en-GB/);
+
+  // and of a PDF (Info dictionary, catalog /Lang, a link annotation) and an EPUB (OPF metadata, a chapter link)
+  const homeRe = home.replace(/[.?*+^$()[\]\\/]/g, '\\$&');
+  for (const [path, i, anchor] of [['/docs/report.pdf', 0, ''], ['/docs/book.epub', 7, ' home from heron']] as const) {
+    const r = await runNutch(['parsechecker', web.url(0, path)], { cwd });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, new RegExp(`Title: ${words[i]}zor title phrase`), path);
+    assert.match(r.stdout, new RegExp(`dc:creator=Author ${words[i]}`), path);
+    assert.match(r.stdout, /dc:language=en-GB/, path);
+    assert.match(r.stdout, new RegExp(`outlink: toUrl: ${homeRe} anchor:${anchor}`), path);
+  }
 });
