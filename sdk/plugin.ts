@@ -26,6 +26,7 @@ export { statusForCode } from '../core/protocol/http-status.js';
 export { agentString, baseHeaders, headersToMetadata, canonicalHeaderName, firstHeader } from '../core/protocol/http-headers.js';
 export { AddressPolicy, bareHost, isAddressDenied, ADDRESS_PRESETS } from '../core/protocol/address-policy.js';
 export { HttpDispatchers } from '../core/protocol/http-dispatchers.js';
+export { IdleThreads, type IdleThreadsOptions } from '../core/idle-threads.js';
 export { RobotRulesParser, RobotRulesSet, parseRobotsTxt, robotsAgentNames, ROBOTS_MAX_BYTES, type RobotsFetch, type RobotsResponse } from '../core/protocol/robots/index.js';
 export type { Parser, ParseContext, ParsePluginsMapping } from '../core/extension-points/parser.js';
 export type { HtmlParseFilter, HtmlParseFilters, HTMLMetaTags } from '../core/extension-points/html-parse-filter.js';

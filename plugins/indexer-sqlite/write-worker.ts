@@ -13,6 +13,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { createRequire } from 'node:module';
+import { IdleThreads } from '../../sdk/plugin.js';
 
 export interface UpsertRow {
   id: string;
@@ -105,46 +106,12 @@ parentPort.on('message', (m) => {
 
 const sqlitePath = createRequire(import.meta.url).resolve('better-sqlite3');
 
-/** How long a thread whose writer closed waits for the next one before it ends. */
-const IDLE_MS = 30_000;
-/** Threads kept waiting at most (a crawl's index and clean stages open one writer at a time). */
-const MAX_IDLE = 2;
-const idle: { worker: Worker; timer: NodeJS.Timeout; drop: () => void }[] = [];
-
-function takeThread(): Worker {
-  const entry = idle.pop();
-  if (entry) {
-    clearTimeout(entry.timer);
-    entry.worker.off('exit', entry.drop);
-    entry.worker.off('error', entry.drop);
-    entry.worker.ref();
-    return entry.worker;
-  }
-  return new Worker(WORKER_SOURCE, { eval: true, workerData: { sqlitePath } });
-}
-
-function parkThread(worker: Worker): void {
-  if (idle.length >= MAX_IDLE) {
-    void worker.terminate();
-    return;
-  }
-  const drop = () => {
-    const i = idle.indexOf(entry);
-    if (i >= 0) idle.splice(i, 1);
-    clearTimeout(entry.timer);
-    void worker.terminate();
-  };
-  const entry = { worker, drop, timer: setTimeout(drop, IDLE_MS).unref() };
-  // an idle thread that dies (it should not) is simply forgotten
-  worker.once('exit', drop);
-  worker.on('error', drop);
-  worker.unref();
-  idle.push(entry);
-}
+/** Threads kept for the next writer: a crawl's index and clean stages open one writer at a time. */
+const threads = new IdleThreads(() => new Worker(WORKER_SOURCE, { eval: true, workerData: { sqlitePath } }), { idleMs: 30_000, maxIdle: 2 });
 
 /** Threads waiting for an index writer (tests). */
 export function idleIndexWriteThreads(): number {
-  return idle.length;
+  return threads.size;
 }
 
 const MAX_IN_FLIGHT = 2;
@@ -161,7 +128,7 @@ export class WriteWorker {
   private readonly listeners: { message: (m: Reply) => void; error: (err: Error) => void; exit: (code: number) => void };
 
   constructor(file: string, schema: string) {
-    this.worker = takeThread();
+    this.worker = threads.take();
     const fail = (err: Error) => {
       this.failure ??= err;
       for (const w of this.waiting.values()) w.reject(err);
@@ -235,7 +202,7 @@ export class WriteWorker {
     this.worker.off('message', this.listeners.message);
     this.worker.off('error', this.listeners.error);
     this.worker.off('exit', this.listeners.exit);
-    if (closed && !this.failure) parkThread(this.worker);
+    if (closed && !this.failure) threads.park(this.worker);
     else await this.worker.terminate();
   }
 }

@@ -14,6 +14,7 @@
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { IdleThreads } from '../../idle-threads.js';
 import { NutchError } from '../../errors.js';
 import { corruptError } from './open-database.js';
 import { diskError, isDiskError } from './disk-error.js';
@@ -85,46 +86,12 @@ export interface WriterWorkerOptions {
 
 type Reply = { id: number; result?: unknown; error?: { message: string; code?: string } };
 
-/** How long a thread whose session ended waits for the next one before it ends. */
-const IDLE_MS = 30_000;
-/** Threads kept waiting at most (sessions of one process rarely overlap: a stage opens one or two). */
-const MAX_IDLE = 2;
-const idle: { worker: Worker; timer: NodeJS.Timeout; drop: () => void }[] = [];
-
-function takeThread(): Worker {
-  const entry = idle.pop();
-  if (entry) {
-    clearTimeout(entry.timer);
-    entry.worker.off('exit', entry.drop);
-    entry.worker.off('error', entry.drop);
-    entry.worker.ref();
-    return entry.worker;
-  }
-  return new Worker(WORKER_SOURCE, { eval: true, workerData: { driverPath } });
-}
-
-function parkThread(worker: Worker): void {
-  if (idle.length >= MAX_IDLE) {
-    void worker.terminate();
-    return;
-  }
-  const drop = () => {
-    const i = idle.indexOf(entry);
-    if (i >= 0) idle.splice(i, 1);
-    clearTimeout(entry.timer);
-    void worker.terminate();
-  };
-  const entry = { worker, drop, timer: setTimeout(drop, IDLE_MS).unref() };
-  // an idle thread that dies (it should not) is simply forgotten
-  worker.once('exit', drop);
-  worker.on('error', drop);
-  worker.unref();
-  idle.push(entry);
-}
+/** Threads kept for the next session: sessions of one process rarely overlap (a stage opens one or two). */
+const threads = new IdleThreads(() => new Worker(WORKER_SOURCE, { eval: true, workerData: { driverPath } }), { idleMs: 30_000, maxIdle: 2 });
 
 /** Threads waiting for a session (tests). */
 export function idleWriterThreads(): number {
-  return idle.length;
+  return threads.size;
 }
 
 export class WriterWorker {
@@ -138,7 +105,7 @@ export class WriterWorker {
   private readonly listeners: { message: (m: Reply) => void; error: (err: Error) => void; exit: () => void };
 
   private constructor(private readonly opts: WriterWorkerOptions) {
-    this.worker = takeThread();
+    this.worker = threads.take();
     const fail = (err: Error) => {
       this.failure = err;
       for (const p of this.pending.values()) p.reject(err);
@@ -195,7 +162,7 @@ export class WriterWorker {
   async stop(): Promise<void> {
     this.detach();
     if (this.ended && !this.failure && this.pending.size === 0) {
-      parkThread(this.worker);
+      threads.park(this.worker);
       return;
     }
     await this.worker.terminate();
