@@ -138,7 +138,7 @@ function readAttribute(cur: XmlCursor, el: XmlElement): void {
   if (quote !== '"' && quote !== "'") cur.fail(cur.pos, `the value of attribute ${attr} must be quoted`);
   const close = src.indexOf(quote!, cur.pos + 1);
   if (close < 0) cur.fail(cur.pos, `the value of attribute ${attr} is never closed`);
-  if (attr in el.attributes) cur.fail(cur.pos, `attribute ${attr} appears twice on <${el.name}>`);
+  if (Object.hasOwn(el.attributes, attr)) cur.fail(cur.pos, `attribute ${attr} appears twice on <${el.name}>`);
   el.attributes[attr] = cur.decode(src.slice(cur.pos + 1, close), cur.pos);
   cur.pos = close + 1;
 }

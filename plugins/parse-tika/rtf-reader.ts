@@ -136,11 +136,11 @@ export class RtfReader {
     const group = this.group;
     if (SKIPPED_DESTINATIONS.has(word)) group.sink = 'skip';
     else if (word === 'info') group.sink = 'skip';
-    else if (INFO_FIELDS[word] && this.stack.some((g) => g.sink === 'skip')) {
+    else if (Object.hasOwn(INFO_FIELDS, word) && this.stack.some((g) => g.sink === 'skip')) {
       group.sink = 'info';
       group.key = INFO_FIELDS[word];
       this.info = '';
-    } else if (TIME_FIELDS[word]) {
+    } else if (Object.hasOwn(TIME_FIELDS, word)) {
       group.sink = 'time';
       group.key = TIME_FIELDS[word];
       this.time = {};

@@ -147,3 +147,10 @@ test('the XML reader: attributes, entities, character references, comments, CDAT
   assert.equal(root.line, 3);
   assert.deepEqual(root.children.map((c) => [c.name, c.line, c.text]), [['b', 5, 't<&>'], ['c', 6, '']]);
 });
+
+test('the XML reader: an attribute named like an Object.prototype member (constructor, toString) is an attribute like any other', () => {
+  const root = readXml('<a constructor="c" toString="t" __proto__="p"/>', 'f.xml');
+  assert.equal(root.attributes.constructor, 'c');
+  assert.equal(root.attributes.toString, 't');
+  assert.throws(() => readXml('<a constructor="c" constructor="d"/>', 'f.xml'), /attribute constructor appears twice on <a>/);
+});
