@@ -38,7 +38,9 @@ async function run(spec: RunSpec): Promise<void> {
     includeBuiltins: true, cwd: dir, root: dir, env: { NUTCH_CONF_DIR: dir },
     logger: createConsoleLogger('warn'),
     defines: {
-      'http.agent.name': 'BenchBot', 'plugin.includes': 'protocol-http', 'fetcher.server.delay': '0',
+      // the inline-parse case needs a parser for the test web's HTML: without one every parse failed
+      // ("no parser found") and the figure was fetch plus a failing parse
+      'http.agent.name': 'BenchBot', 'plugin.includes': spec.inlineParse ? 'protocol-http|parse-html' : 'protocol-http', 'fetcher.server.delay': '0',
       'fetcher.threads.per.queue': String(spec.perQueue), 'fetcher.server.min.delay': '0',
       'fetcher.parse': String(!!spec.inlineParse),
       ...JSON.parse(process.env.BENCH_DEFINES ?? '{}'),
@@ -102,6 +104,8 @@ async function run(spec: RunSpec): Promise<void> {
     console.log(`  peak RSS:           ${(peakRss / 1048576).toFixed(0)} MB (issue target <= 300)`);
     console.log(`  event-loop p99:     ${(loop.percentile(99) / 1e6).toFixed(1)} ms (issue target <= 50)`);
     console.log(`  server requests:    ${server.requests}; counters ${JSON.stringify(counters)}`);
+    const parseFailed = Number((counters as Record<string, unknown>)['ParserStatus.failed'] ?? 0);
+    if (inline && parseFailed > 0) console.log(`  FAILED: ${parseFailed} inline parses failed; this figure is not fetch + parse`);
   } finally {
     await ctx.close();
     await web.close();
