@@ -1,42 +1,60 @@
 /**
- * Kill -9 anywhere, the long variant (issue 18): BENCH_TRIALS (50) seeded trials of
- * tests/crawl/kill9-harness.ts — a real `nutch crawl -i` over the local test web SIGKILLed after a
- * random delay in [0, BENCH_MAX_DELAY_MS) (20000: about one uninterrupted crawl on a loaded 2-core machine), every store opened and read, the crawl re-run, then:
- * every seed db_fetched, stored once in crawl_fetch and parse_data, no page stored before the kill
- * fetched twice, the index searchable. Seeds are BENCH_SEED (1) .. BENCH_SEED + trials - 1; a failing
- * seed is printed and replays with `KILL9_SEED=<seed> node tests/run-tests.mjs tests/crawl/kill9`.
- * BENCH_STORAGE=postgres runs them on PostgreSQL (replay: NUTCH_TEST_STORAGE=postgres KILL9_SEED=<seed> …).
+ * Kill -9 anywhere, the long variant (issue 18): BENCH_CHAINS (5) seeded chains of
+ * tests/crawl/kill9-stages-harness.ts, each killing every stage once — inject, generate, fetch, parse,
+ * updatedb, invertlinks, dedup, index, clean and a `nutch crawl -i` round — so 10 trials a chain, 50 by
+ * default. Each command first runs uninterrupted as a child process in a reference directory; the time
+ * from its `started` line to its exit is the kill window, and the trial's child is SIGKILLed at a
+ * seeded uniform point of it, so the kills follow the machine's speed. After each kill every store is
+ * read and must be old or new, the command is run again and the directory must equal the reference's;
+ * no page stored by fetch before the kill is requested again. Chain seeds are BENCH_SEED (1) ..
+ * BENCH_SEED + chains - 1; a failure prints its seed and stage, and replays with
+ * `KILL9_SEED=<seed> node tests/run-tests.mjs tests/crawl/kill9-stages` (the test's smaller web and
+ * in-process reference, so the kill points differ) or `BENCH_SEED=<seed> BENCH_CHAINS=1 npm run bench kill9`.
+ * BENCH_STORAGE=postgres runs the chains with every store on a throwaway PostgreSQL cluster.
+ * BENCH_HOSTS (6) and BENCH_PAGES (40 per host) size the test web (run in this process: the harness
+ * reads its request log).
  */
+import { createHash } from 'node:crypto';
 import { loadavg } from 'node:os';
-import { killTrial } from '../tests/crawl/kill9-harness.js';
+import { KILL_STAGES, chainWebOptions, runKillChain, type StageTrial } from '../tests/crawl/kill9-stages-harness.js';
 import { startPostgres } from '../tests/helpers/postgres-server.js';
+import { startTestWeb } from '../tests/web/test-web.js';
 
-// BENCH_STORAGE=postgres: the same trials with every store on a throwaway PostgreSQL cluster
-// (the harness passes its URL to each CLI run as tests/helpers/test-storage.ts does for the tests)
 const storage = process.env.BENCH_STORAGE === 'postgres' ? 'postgres' : 'sqlite';
 const server = storage === 'postgres' ? await startPostgres() : null;
-if (storage === 'postgres') {
-  if (!server) throw new Error('BENCH_STORAGE=postgres: PostgreSQL (initdb) is not installed');
-  process.env.NUTCH_TEST_STORAGE = 'postgres';
-  process.env.NUTCH_TEST_STORAGE_URL = server.url;
-}
+if (storage === 'postgres' && !server) throw new Error('BENCH_STORAGE=postgres: PostgreSQL (initdb) is not installed');
+const storageUrl = (cwd: string) => (server ? `${server.url}?schema=kill9_${createHash('sha1').update(cwd).digest('hex').slice(0, 10)}` : '');
 
-const trials = Number(process.env.BENCH_TRIALS ?? 50);
+const chains = Number(process.env.BENCH_CHAINS ?? 5);
 const first = Number(process.env.BENCH_SEED ?? 1);
-const maxDelay = Number(process.env.BENCH_MAX_DELAY_MS ?? 20000);
-console.log(`kill -9 harness on ${storage}: ${trials} trials, seeds ${first}..${first + trials - 1}, kill within ${maxDelay} ms; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-let failed = 0;
-let finishedFirst = 0;
-for (let seed = first; seed < first + trials; seed++) {
+const hosts = Number(process.env.BENCH_HOSTS ?? 6);
+const pages = Number(process.env.BENCH_PAGES ?? 40);
+const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+console.log(`kill -9 of every stage on ${storage}: ${chains} chains × ${KILL_STAGES.length} stages, seeds ${first}..${first + chains - 1}, test web ${hosts} hosts × ${pages} pages; load average ${load()}`);
+
+const trials: StageTrial[] = [];
+let failedChains = 0;
+for (let seed = first; seed < first + chains; seed++) {
+  const web = await startTestWeb(chainWebOptions(hosts, pages, seed));
+  const t0 = performance.now();
   try {
-    const r = await killTrial(seed, maxDelay);
-    if (r.finishedBeforeKill) finishedFirst++;
-    console.log(`seed ${seed}: ok (killed after ${r.killAfterMs} ms${r.finishedBeforeKill ? ', crawl already done' : `, ${r.storedBeforeKill} pages stored before`})`);
+    await runKillChain({
+      web, seed, storageUrl, reference: 'child',
+      onTrial: (r) => {
+        trials.push(r);
+        console.log(`seed ${seed} ${r.stage}: killed ${r.killAfterMs} ms into ${r.windowMs} ms, left ${r.left}${r.storedBeforeKill !== undefined ? ` (${r.storedBeforeKill} stored)` : ''}${r.reran ? '' : ', not run again'}: ok`);
+      },
+    });
+    console.log(`seed ${seed}: chain passed in ${((performance.now() - t0) / 1000).toFixed(0)} s; load average ${load()}`);
   } catch (err) {
-    failed++;
-    console.log(`seed ${seed}: FAILED ${(err as Error).message.split('\n').slice(0, 6).join('\n  ')}`);
+    failedChains++;
+    console.log(`seed ${seed}: FAILED ${(err as Error).message.split('\n').slice(0, 8).join('\n  ')}`);
+  } finally {
+    await web.close();
   }
 }
-console.log(`${trials - failed}/${trials} trials passed (${finishedFirst} killed after the crawl had ended); load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+const by = (left: StageTrial['left']) => trials.filter((t) => t.left === left).length;
+const planned = chains * KILL_STAGES.length;
+console.log(`${trials.length}/${planned} trials passed (${failedChains} chains failed; a failed chain stops at its failing stage); the kill left the old state ${by('old')} times, part of the way ${by('partial')}, the new state ${by('new')}, and came after the command had exited ${by('exited')} times; load average ${load()}`);
 await server?.stop();
-process.exit(failed ? 1 : 0);
+process.exit(failedChains ? 1 : 0);
