@@ -3,7 +3,8 @@
  * search command, in a form that two directories crawled from the same seeds at different times can be
  * compared in: the time-dependent fields (fetch and modified times, metadata values such as response
  * times) are left out; URLs, statuses, scores, signatures, metadata keys, inlinks and indexed documents
- * stay, each part's records listed with their multiplicity so a record stored twice shows. Reading every
+ * stay, each part's records listed with their multiplicity so a record stored twice shows (the pages of a
+ * set of duplicates are named by their signature: which one dedup keeps depends on fetch times). Reading every
  * store to its end is itself the first check after a kill: a store that does not open or read throws.
  * Used by tests/crawl/kill9-stages-harness.ts.
  */
@@ -11,7 +12,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createContext } from '../../core/crawl/context.js';
 import { silentLogger } from '../../core/log.js';
-import type { CrawlDatum } from '../../core/model/crawl-datum.js';
+import { CrawlStatus, type CrawlDatum } from '../../core/model/crawl-datum.js';
 import { SEGMENT_PARTS, type SegmentPartName } from '../../core/storage/interfaces.js';
 import { runNutch } from '../helpers/cli.js';
 
@@ -22,7 +23,7 @@ export interface SegmentSnapshot {
 }
 
 export interface CrawlSnapshot {
-  /** `url status retries interval score signature metaKeys`, sorted by URL. */
+  /** `url status retries interval score signature metaKeys`, sorted; a page of a set dedup marked is named by the set. */
   crawlDb: string[];
   /** `url <- fromUrl "anchor"`, sorted. */
   linkDb: string[];
@@ -56,10 +57,20 @@ export async function snapshotCrawl(cwd: string, storageUrl: string): Promise<Cr
   const crawlDir = join(cwd, 'crawl');
   const ctx = createContext({ cwd, env: {}, logger: silentLogger, includeBuiltins: true, defines: storageUrl ? { 'storage.url': storageUrl } : {} });
   const snap: CrawlSnapshot = { crawlDb: [], linkDb: [], segments: [], index: [] };
+  const duplicateOf = new Map<string, string>();
   try {
     const db = await ctx.storage.openCrawlDb(join(crawlDir, 'crawldb'));
     try {
-      if (await db.exists()) for await (const { url, value } of db.scan()) snap.crawlDb.push(datumLine(url, value));
+      const entries: [string, CrawlDatum][] = [];
+      if (await db.exists()) for await (const { url, value } of db.scan()) entries.push([url, value]);
+      // dedup keeps one page of each set of duplicates by score, then fetch time, which differs between
+      // two crawls: such a set is compared as its signature and its statuses, not by which URL was kept
+      const duplicated = new Set(entries.filter(([, d]) => d.status === CrawlStatus.STATUS_DB_DUPLICATE).map(([, d]) => hex(d.signature)));
+      for (const [url, d] of entries) {
+        if (duplicated.has(hex(d.signature))) duplicateOf.set(url, `duplicates:${hex(d.signature)}`);
+        snap.crawlDb.push(datumLine(duplicateOf.get(url) ?? url, d));
+      }
+      snap.crawlDb.sort();
     } finally {
       await db.close();
     }
@@ -92,7 +103,7 @@ export async function snapshotCrawl(cwd: string, storageUrl: string): Promise<Cr
     // every page title of the test web and of the harness's extra page says "page"
     const search = await runNutch(['search', crawlDir, 'page', '-n', '100000', '-json', ...(storageUrl ? ['-D', `storage.url=${storageUrl}`] : [])], { cwd });
     if (search.code !== 0) throw new Error(`the index ${join(crawlDir, 'index')} does not open: ${search.stderr.slice(-1500)}`);
-    snap.index = search.stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { url: string; title: string }).map((h) => `${h.url} ${h.title}`).sort();
+    snap.index = search.stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { url: string; title: string }).map((h) => `${duplicateOf.get(h.url) ?? h.url} ${h.title}`).sort();
   }
   return snap;
 }

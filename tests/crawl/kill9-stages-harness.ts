@@ -281,7 +281,7 @@ async function killTrial(stage: KillStage, dir: ChainDir, before: Comparable, ex
   const reran = !((stage === 'updatedb' || stage === 'crawl') && same(killed, expected));
   if (reran) {
     const again = await runChild(argv, dir.cwd);
-    log(`${stage}: re-run ended with exit ${again.result.code} after ${Math.round(again.workMs)} ms`);
+    log(`${stage}: re-run ended with exit ${again.result.code} after ${Math.round(again.workMs)} ms${again.result.code ? `: ${again.result.stderr.slice(-3000)}` : ''}`);
     if (stage === 'fetch' && lastOf(killed)?.crawl_fetch?.complete) {
       assert.equal(again.result.code, 3, `a fetch re-run on a fetched segment is refused: ${again.result.stderr.slice(-1500)}`);
       assert.match(again.result.stderr, /NUTCH_SEGMENT_ALREADY_FETCHED/);
