@@ -70,6 +70,8 @@ export interface ChainOptions {
    * measures a warm run, so its window is shorter and kills land early in the stage's work.
    */
   reference: 'child' | 'in-process';
+  /** Properties added to each directory's nutch-site.json (a test's smaller plugin set, say). */
+  conf?: Record<string, string | number | boolean>;
   /** Only these stages are killed (the others run uninterrupted in both directories); default all. */
   stages?: readonly KillStage[];
   onTrial?(t: StageTrial): void;
@@ -114,7 +116,7 @@ interface ChainDir {
 function makeDir(opts: ChainOptions, seeds: string[]): ChainDir {
   const cwd = mkdtempSync(join(tmpdir(), 'nutch-kill9-stages-'));
   const storageUrl = opts.storageUrl(cwd);
-  writeFileSync(join(cwd, 'nutch-site.json'), JSON.stringify({ ...CONF, ...(storageUrl ? { 'storage.url': storageUrl } : {}) }));
+  writeFileSync(join(cwd, 'nutch-site.json'), JSON.stringify({ ...CONF, ...opts.conf, ...(storageUrl ? { 'storage.url': storageUrl } : {}) }));
   writeFileSync(join(cwd, 'seeds.txt'), seeds.join('\n') + '\n');
   return { cwd, storageUrl, extra: new Set(), known: new Set() };
 }

@@ -15,7 +15,7 @@ const ownCluster = testStorageEngine() !== 'postgres';
 before(async () => { if (ownCluster) server = await startPostgres(); });
 after(async () => { await server?.stop(); });
 
-test(`kill -9 of each stage on PostgreSQL (seed ${KILL9_TEST_SEED}): stores old or new, the re-run completes, the crawl equals an uninterrupted one`, { timeout: 400_000 }, async (t) => {
+test(`kill -9 of each stage on PostgreSQL (seed ${KILL9_TEST_SEED}): stores old or new, the re-run completes, the crawl equals an uninterrupted one`, { timeout: 900_000 }, async (t) => {
   if (!ownCluster) return t.skip('kill9-stages.test.ts runs the chain on PostgreSQL (NUTCH_TEST_STORAGE=postgres)');
   if (!server) return t.skip('PostgreSQL (initdb, postgres) is not installed');
   const url = server.url;

@@ -11,6 +11,6 @@ import { test } from 'node:test';
 import { testStorageUrl } from '../helpers/test-storage.js';
 import { KILL9_TEST_SEED, stageChainTest } from './kill9-stages-test-chain.js';
 
-test(`kill -9 of each stage at a point within its own duration (seed ${KILL9_TEST_SEED}): stores old or new, the re-run completes, the crawl equals an uninterrupted one`, { timeout: 400_000 }, async (t) => {
+test(`kill -9 of each stage at a point within its own duration (seed ${KILL9_TEST_SEED}): stores old or new, the re-run completes, the crawl equals an uninterrupted one`, { timeout: 900_000 }, async (t) => {
   await stageChainTest(t, (cwd) => testStorageUrl(cwd));
 });
