@@ -4,7 +4,8 @@
  * compared in: the time-dependent fields (fetch and modified times, metadata values such as response
  * times) are left out; URLs, statuses, scores, signatures, metadata keys, inlinks and indexed documents
  * stay, each part's records listed with their multiplicity so a record stored twice shows (the pages of a
- * set of duplicates are named by their signature: which one dedup keeps depends on fetch times). Reading every
+ * set of duplicates are named by their signature, status 'db_fetched or db_duplicate' (-1): which ones
+ * dedup keeps depends on fetch times). Reading every
  * store to its end is itself the first check after a kill: a store that does not open or read throws.
  * Used by tests/crawl/kill9-stages-harness.ts.
  */
@@ -63,13 +64,23 @@ export async function snapshotCrawl(cwd: string, storageUrl: string): Promise<Cr
     try {
       const entries: [string, CrawlDatum][] = [];
       if (await db.exists()) for await (const { url, value } of db.scan()) entries.push([url, value]);
-      // dedup keeps one page of each set of duplicates by score, then fetch time, which differs between
-      // two crawls: such a set is compared as its signature and its statuses, not by which URL was kept
+      // dedup keeps a page of each set of duplicates by score, then fetch time — and, as Nutch, both of
+      // two pages fetched in the same millisecond — which differs between two crawls: such a set is
+      // compared by its signature, its size and that a page of it was kept, not by which URLs were
       const duplicated = new Set(entries.filter(([, d]) => d.status === CrawlStatus.STATUS_DB_DUPLICATE).map(([, d]) => hex(d.signature)));
+      const kept = new Set<string>();
       for (const [url, d] of entries) {
-        if (duplicated.has(hex(d.signature))) duplicateOf.set(url, `duplicates:${hex(d.signature)}`);
-        snap.crawlDb.push(datumLine(duplicateOf.get(url) ?? url, d));
+        const sig = hex(d.signature);
+        if (!duplicated.has(sig)) {
+          snap.crawlDb.push(datumLine(url, d));
+          continue;
+        }
+        duplicateOf.set(url, `duplicates:${sig}`);
+        if (d.status !== CrawlStatus.STATUS_DB_DUPLICATE) kept.add(sig);
+        const fetchedOrDuplicate = d.status === CrawlStatus.STATUS_DB_FETCHED || d.status === CrawlStatus.STATUS_DB_DUPLICATE;
+        snap.crawlDb.push(datumLine(`duplicates:${sig}`, fetchedOrDuplicate ? { ...d, status: -1 } : d));
       }
+      for (const sig of duplicated) snap.crawlDb.push(`duplicates:${sig} ${kept.has(sig) ? 'one or more kept' : 'NONE KEPT'}`);
       snap.crawlDb.sort();
     } finally {
       await db.close();
@@ -103,7 +114,11 @@ export async function snapshotCrawl(cwd: string, storageUrl: string): Promise<Cr
     // every page title of the test web and of the harness's extra page says "page"
     const search = await runNutch(['search', crawlDir, 'page', '-n', '100000', '-json', ...(storageUrl ? ['-D', `storage.url=${storageUrl}`] : [])], { cwd });
     if (search.code !== 0) throw new Error(`the index ${join(crawlDir, 'index')} does not open: ${search.stderr.slice(-1500)}`);
-    snap.index = search.stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { url: string; title: string }).map((h) => `${duplicateOf.get(h.url) ?? h.url} ${h.title}`).sort();
+    const hits = search.stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { url: string; title: string });
+    const twice = hits.filter((h, i) => hits.findIndex((o) => o.url === h.url) !== i).map((h) => h.url);
+    if (twice.length) throw new Error(`the index holds a document twice: ${twice.slice(0, 5).join(', ')}`);
+    // a set of duplicates: indexed or not (clean removes the pages dedup marked, however many were kept)
+    snap.index = [...new Set(hits.filter((h) => duplicateOf.has(h.url)).map((h) => `${duplicateOf.get(h.url)} ${h.title}`)), ...hits.filter((h) => !duplicateOf.has(h.url)).map((h) => `${h.url} ${h.title}`)].sort();
   }
   return snap;
 }
