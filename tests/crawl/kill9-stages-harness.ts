@@ -96,8 +96,11 @@ const CONF = {
   'fetcher.server.delay': 0,
   // small batches: many commits, so a kill lands between them
   'storage.batch.size': 2,
-  // a killed fetch's partitions are claimed again after 2 s, not a minute
-  'fetcher.partition.lease': 2,
+  // a killed fetch's partitions are claimed again after 10 s, not a minute; a live fetch on a loaded
+  // machine (event loop stalled by start-ups) may still lose its own lease now and then and claim the
+  // partition again, which costs an attempt: hence more than the default 4
+  'fetcher.partition.lease': 10,
+  'fetcher.partition.max.attempts': 20,
   'parser.worker.threads': 1,
   'linkdb.ignore.internal.links': false,
 };
