@@ -99,12 +99,13 @@ export class ParsePool {
   }
 
   parse(content: Content, request: ParseRequest = {}): Promise<ParseOutcome> {
-    if (this.initError) return Promise.reject(this.initError);
+    // closed first: a pool whose early-started workers failed and that was then closed says closed
     try {
       this.ensureOpen();
     } catch (err) {
       return Promise.reject(err);
     }
+    if (this.initError) return Promise.reject(this.initError);
     return new Promise((resolve, reject) => {
       this.queue.push({ id: this.nextId++, content, forceAs: request.forceAs, resolve, reject });
       this.pump();
