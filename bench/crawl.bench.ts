@@ -12,9 +12,10 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { startTestWebProcess } from './lib/test-web-process.js';
+import { runChild } from './lib/run-child.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const hosts = Number(process.env.BENCH_HOSTS ?? 100);
@@ -75,15 +76,3 @@ if (process.env.BENCH_PEERS === '0') {
 }
 await web.close();
 rmSync(dir, { recursive: true, force: true });
-
-function runChild(cmd: string, args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-200_000)));
-    child.once('error', reject);
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}

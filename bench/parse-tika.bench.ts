@@ -16,13 +16,14 @@
 import { loadavg, tmpdir } from 'node:os';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { startTestWeb, type TestWebFile } from '../tests/web/test-web.js';
 import { createContext } from '../core/crawl/context.js';
 import { silentLogger } from '../core/log.js';
 import { createContent } from '../core/model/content.js';
 import { parsePoolOf } from '../core/parse/parsers.js';
+import { runChild } from './lib/run-child.js';
 import {
   buildDocx, buildEpub, buildOdf, buildPdf, buildPdfBomb, buildPptx, buildRtf, buildXlsx, buildZipBombDocx, type OfficeSpec,
 } from '../plugins/parse-tika/test-documents.js';
@@ -86,18 +87,6 @@ async function crawlBadDocuments(): Promise<void> {
     await web.close();
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-function runChild(cmd: string, args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-400_000)));
-    child.once('error', reject);
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
 }
 
 async function main(): Promise<void> {
