@@ -18,17 +18,23 @@ function undeclared(stage: Stage, counters: object): string[] {
   return Object.keys(counters).filter((name) => !isDeclaredCounter(stage, name)).map((name) => `${stage}: ${name}`);
 }
 
-test('every counter the stages and the crawl summary report is declared by their types', { timeout: 120_000 }, async (t) => {
-  const web = await startTestWeb({ hosts: 3, pagesPerHost: 8, linksPerPage: 3, seed: 41, redirects: 2, notFoundRatio: 0.2 });
-  t.after(() => web.close());
-  const dir = tempDir(t, 'nutch-counters-');
-  const nutch = await createNutch({ cwd: dir, logger: silentLogger, config: { 'http.agent.name': 'counters-test', 'fetcher.server.delay': 0, 'http.redirect.max': 1 } });
+/** The counters a stage reports that its type does not declare (problems), and every name seen. */
+function counterCheck(): { problems: string[]; seen: Set<string>; check: (stage: Stage, counters: object) => void } {
   const problems: string[] = [];
   const seen = new Set<string>();
   const check = (stage: Stage, counters: object) => {
     problems.push(...undeclared(stage, counters));
     for (const k of Object.keys(counters)) seen.add(`${stage}.${k}`);
   };
+  return { problems, seen, check };
+}
+
+test('every counter the stages and the crawl summary report is declared by their types', { timeout: 120_000 }, async (t) => {
+  const web = await startTestWeb({ hosts: 3, pagesPerHost: 8, linksPerPage: 3, seed: 41, redirects: 2, notFoundRatio: 0.2 });
+  t.after(() => web.close());
+  const dir = tempDir(t, 'nutch-counters-');
+  const nutch = await createNutch({ cwd: dir, logger: silentLogger, config: { 'http.agent.name': 'counters-test', 'fetcher.server.delay': 0, 'http.redirect.max': 1 } });
+  const { problems, seen, check } = counterCheck();
   try {
     check('inject', await nutch.inject([...web.seeds, 'not a url', 'ftp://example.invalid/x', `${web.seeds[0]}?same`]));
     for (let round = 0; round < 2; round++) {
@@ -70,12 +76,7 @@ test('updatehostdb and sitemap counters are declared too: the SDK call, the craw
   // names are resolved through this file alone (no DNS query): a host missing from it is unknown
   const hostsFile = writeFile(join(dir, 'hosts'), '127.0.0.1 localhost\n');
   const nutch = await createNutch({ cwd: dir, logger: silentLogger, config: { 'http.agent.name': 'counters-test', 'fetcher.server.delay': 0, 'hostdb.resolver.hosts.file': hostsFile } });
-  const problems: string[] = [];
-  const seen = new Set<string>();
-  const check = (stage: Stage, counters: object) => {
-    problems.push(...undeclared(stage, counters));
-    for (const k of Object.keys(counters)) seen.add(`${stage}.${k}`);
-  };
+  const { problems, seen, check } = counterCheck();
   try {
     const run = nutch.crawl({ seeds: [web.seeds[0]!], sitemapDir: join(dir, 'sitemaps'), hostDbUpdate: true, sitemapsFromHostDb: 'always', rounds: 2 });
     for await (const e of run) if (e.type === 'stage-end' && (e.stage === 'sitemap' || e.stage === 'updatehostdb')) check(e.stage, e.counters);
