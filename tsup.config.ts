@@ -39,8 +39,8 @@ export default defineConfig({
   // Bundled rather than loaded from node_modules at run time: Node resolves, reads and compiles each of
   // their files (tsyringe ~40 CommonJS files; htmlparser2 and its dom packages ~30), and lexes a
   // CommonJS entry for its export names, which cost 0.05-0.1 CPU-s each at every start. As chunks of
-  // this build they load in ~0.01-0.03 s. (tldts and undici are required on first use instead:
-  // core/url/url-parts.ts, core/protocol/undici-module.ts.)
+  // this build they load in ~0.01-0.03 s. (tldts, undici, pg and the SQLite driver are required on
+  // first use instead, through core/lazy-module.ts.)
   noExternal: ['tsyringe', 'reflect-metadata', 'tslib', 'htmlparser2', 'domhandler'],
   banner: ({ format }) => (format === 'esm' ? { js: '' } : {}),
   onSuccess: async () => {

@@ -4,13 +4,6 @@
  * writer opened by `nutch search`, each parse worker's parsers — evaluate undici and the Node built-ins
  * it pulls in (node:http2, web streams): ~0.2 CPU-s per process or thread that never fetches.
  */
-import { createRequire } from 'node:module';
+import { lazyModule } from '../lazy-module.js';
 
-type Undici = typeof import('undici');
-
-const requireFromHere = createRequire(import.meta.url);
-let undici: Undici | undefined;
-
-export function undiciModule(): Undici {
-  return (undici ??= requireFromHere('undici') as Undici);
-}
+export const undiciModule = lazyModule<typeof import('undici')>('undici');

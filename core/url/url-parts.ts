@@ -11,13 +11,12 @@
  * - suffix: the ICANN public suffix, or null when the host has none (IP addresses, unlisted labels),
  *   as Nutch's getDomainSuffix returns null.
  */
-import { createRequire } from 'node:module';
+import { lazyModule } from '../lazy-module.js';
 
 // tldts (the public suffix list: ~200 KB of data evaluated at load) is loaded on the first lookup,
 // not with this module: nutch-ts/plugin re-exports it, so every plugin, parse worker and command
 // would otherwise pay ~0.05 CPU-s for it whether or not it ever asks for a domain.
-const requireFromHere = createRequire(import.meta.url);
-let tldtsParse: typeof import('tldts').parse | undefined;
+const tldts = lazyModule<typeof import('tldts')>('tldts');
 
 /** Hosts repeat heavily within a crawl: a bounded memo saves a public-suffix lookup per URL (a pure function's cache, not state). */
 const CACHE_LIMIT = 20_000;
@@ -45,8 +44,7 @@ function lookup(raw: string): HostParts {
   const lower = raw.toLowerCase();
   const host = lower.endsWith('.') ? lower.slice(0, -1) : lower;
   if (host === '') return { host, domain: '', suffix: null };
-  tldtsParse ??= (requireFromHere('tldts') as typeof import('tldts')).parse;
-  const p = tldtsParse(host, { allowPrivateDomains: false, extractHostname: false, detectIp: true });
+  const p = tldts().parse(host, { allowPrivateDomains: false, extractHostname: false, detectIp: true });
   if (p.isIp) return { host, domain: host, suffix: null };
   return { host, domain: p.domain ?? host, suffix: p.isIcann && p.publicSuffix ? p.publicSuffix : null };
 }

@@ -3,7 +3,7 @@
  * nutch-ts tables in a PostgreSQL schema of their own (several crawls in one database); it is read
  * here and never sent to the server as a connection parameter.
  */
-import { createRequire } from 'node:module';
+import { lazyModule } from '../../lazy-module.js';
 import os from 'node:os';
 import type pg from 'pg';
 import { NutchError } from '../../errors.js';
@@ -43,10 +43,10 @@ export function applicationName(): string {
 
 // The driver is loaded when the first pool is made, not when the engine module is: every command
 // imports the engine chooser, and loading pg cost a SQLite-only start-up ~0.1 CPU-s.
-const requireFromHere = createRequire(import.meta.url);
+const pgModule = lazyModule<typeof pg>('pg');
 
 export function createPool(target: PgTarget, max: number, onIdleError: (err: Error) => void): pg.Pool {
-  const { Pool } = requireFromHere('pg') as typeof pg;
+  const { Pool } = pgModule();
   const pool = new Pool({
     connectionString: target.connectionString,
     max,

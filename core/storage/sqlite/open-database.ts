@@ -3,7 +3,7 @@
  * about a damaged or foreign file into NUTCH_STORAGE_CORRUPT naming the file (nothing is overwritten).
  */
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
+import { lazyModule } from '../../lazy-module.js';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { NutchError } from '../../errors.js';
@@ -14,11 +14,9 @@ export type SqliteDatabase = Database.Database;
 
 // The driver (a native addon) is loaded by the first open, not at start-up: commands that never open
 // a store (showproperties, plugin, the checkers) do not pay for it.
-const requireFromHere = createRequire(import.meta.url);
-let driver: typeof Database | undefined;
+const driver = lazyModule<typeof Database>('better-sqlite3');
 export function sqliteDriver(): typeof Database {
-  driver ??= requireFromHere('better-sqlite3') as typeof Database;
-  return driver;
+  return driver();
 }
 
 export interface OpenOptions {
