@@ -200,9 +200,18 @@ export interface FetchPartitions {
    * Claims a pending partition, or a running one whose lease expired (resumed after its last committed
    * batch), for `leaseMs`. A partition claimed `maxAttempts` times without finishing is marked failed
    * instead and reported in `failed`. Returns null when nothing is claimable right now.
+   *
+   * `held`: the partitions the caller holds now. They are never claimed, even when their lease ran out
+   * (the caller's renewal was late): nobody superseded the caller, so it renews its own claim, whose
+   * attempt is still the newest (renew() grants an expired lease that no newer claim took). Taking
+   * them would supersede the caller's own claim and use an attempt for nothing.
+   *
+   * A running partition whose lease expired and whose last claim was this `worker`'s (it stopped
+   * holding it, a write of it having stood idle too long) is claimed with a new attempt, which does
+   * not count against maxAttempts: nobody else took it in between.
    */
-  claim(worker: string, opts: { leaseMs: number; maxAttempts: number }): Promise<{ claim: PartitionClaim | null; failed: PartitionStatus[] }>;
-  /** Extends the lease; NUTCH_LEASE_LOST when the claim was superseded. */
+  claim(worker: string, opts: { leaseMs: number; maxAttempts: number; held?: readonly number[] }): Promise<{ claim: PartitionClaim | null; failed: PartitionStatus[] }>;
+  /** Extends the lease, even one that ran out while no newer claim took the partition; NUTCH_LEASE_LOST when the claim was superseded. */
   renew(claim: PartitionClaim, leaseMs: number): Promise<void>;
   /** Marks the partition done (its fetch output finished); NUTCH_LEASE_LOST when superseded. */
   complete(claim: PartitionClaim): Promise<void>;

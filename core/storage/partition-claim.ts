@@ -13,6 +13,24 @@ export interface PartitionRow {
   reason: string | null;
 }
 
+/**
+ * How a claim of row `r` by `worker` counts against fetcher.partition.max.attempts, the same on every
+ * engine: every claim takes a new attempt (the fencing token only grows), but a claim counts only when
+ * it follows another worker's or a first one. A polite release is not counted (`released`), and neither
+ * is a worker's own expired claim when that same worker claims the partition again: nobody else took
+ * it in between, so its lease merely ran out (a renewal late on a starved machine, a write that stood
+ * idle too long), which is no failure of the partition. `released` is the row's new value.
+ */
+export function claimCount(r: PartitionRow, worker: string, maxAttempts: number): { released: number; exhausted: boolean } {
+  const released = r.released + (r.state === 'running' && r.worker === worker ? 1 : 0);
+  return { released, exhausted: r.attempts - released >= maxAttempts };
+}
+
+/** The reason a partition claimed too often is marked failed. */
+export function exhaustedReason(r: PartitionRow, maxAttempts: number): string {
+  return `claimed ${r.attempts - r.released} times without finishing (fetcher.partition.max.attempts=${maxAttempts}); last worker ${r.worker ?? '-'}`;
+}
+
 /** A worker id that names the machine and process: `host:pid:random`. */
 export function workerId(): string {
   return `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;

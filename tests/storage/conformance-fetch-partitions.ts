@@ -127,6 +127,62 @@ export function fetchPartitionConformance(H: () => ConformanceHarness): void {
     assert.deepEqual((await collect(seg.read('crawl_fetch'))).map((r) => r.url), ['http://h0/a', 'http://h0/b'], 'the released worker\'s late batches were not stored');
   });
 
+  test('fetch partitions: a lease that ran out while nobody else claimed the partition is kept by its worker (never claimed from it while held, renewed under the same attempt); claimed again by that worker it costs no attempt; another worker still fences it off', async (t) => {
+    const h = await H().make(t);
+    const seg = await h.engine.createSegment(h.p('crawl/segments'));
+    t.after(() => seg.close());
+    for (let p = 0; p < 2; p++) {
+      const w = await seg.openWriter('crawl_generate', p, { totalPartitions: 2 });
+      await w.append([{ url: `http://h${p}/`, value: datum(p) }]);
+      await w.finish();
+      await w.close();
+    }
+    const q = seg.fetchPartitions();
+    const short = { leaseMs: 1, maxAttempts: 1 };
+    const a = (await q.claim('worker-a', short)).claim!;
+    assert.deepEqual([a.partition, a.attempt], [0, 1]);
+    await sleep(20); // a's lease runs out before its renewal comes (a starved machine); nobody else asks
+    // worker-a, holding partition 0, asks for more work: partition 1, not its own 0 again (that would supersede
+    // its own claim and, with maxAttempts 1, fail the partition)
+    const more = await q.claim('worker-a', { ...short, held: [0] });
+    assert.deepEqual(more.failed, []);
+    assert.deepEqual([more.claim?.partition, more.claim?.attempt], [1, 1]);
+    const b = more.claim!;
+    await sleep(20);
+    assert.deepEqual(await q.claim('worker-a', { ...short, held: [0, 1] }), { claim: null, failed: [] }, 'nothing claimable: both are held by the asking worker');
+    // the late renewal is granted under the same attempt (no newer one exists), and a's writes commit
+    await q.renew(a, 60_000);
+    const w0 = await seg.openWriter('crawl_fetch', 0, { fence: a });
+    await w0.append([{ url: 'http://h0/', value: datum(10) }]);
+    await w0.finish();
+    await w0.close();
+    await q.complete(a);
+    assert.deepEqual((await q.status()).map((s) => [s.state, s.attempts]), [['done', 1], ['running', 1]]);
+
+    // partition 1: worker-a stopped holding it (a write of it stood idle too long) and claims it again once its
+    // lease ran out: a new attempt, so the dropped claim stays fenced off, yet not counted against maxAttempts 1
+    const dropped = await seg.openWriter('crawl_fetch', 1, { fence: b });
+    const again = await q.claim('worker-a', short);
+    assert.deepEqual(again.failed, []);
+    assert.deepEqual([again.claim?.partition, again.claim?.attempt], [1, 2]);
+    await assert.rejects(dropped.append([{ url: 'http://h1/dropped', value: datum(11) }]), { code: 'NUTCH_LEASE_LOST' });
+    await assert.rejects(q.renew(b, 60_000), { code: 'NUTCH_LEASE_LOST' });
+    await dropped.close();
+    // another worker's takeover counts: a second counted claim, allowed by maxAttempts 2; worker-a is fenced off
+    await sleep(20);
+    const takeover = await q.claim('worker-b', { leaseMs: 60_000, maxAttempts: 2 });
+    assert.deepEqual(takeover.failed, [], 'worker-a\'s own re-claim did not count: this is the second counted claim');
+    assert.deepEqual([takeover.claim?.partition, takeover.claim?.attempt], [1, 3]);
+    await assert.rejects(q.renew(again.claim!, 60_000), { code: 'NUTCH_LEASE_LOST' });
+    const w1 = await seg.openWriter('crawl_fetch', 1, { fence: takeover.claim! });
+    await w1.append([{ url: 'http://h1/', value: datum(12) }]);
+    await w1.finish();
+    await w1.close();
+    await q.complete(takeover.claim!);
+    assert.deepEqual((await collect(seg.read('crawl_fetch'))).map((r) => r.url), ['http://h0/', 'http://h1/']);
+    assert.equal(await q.allSettled(), true);
+  });
+
   test('fetch partitions: a partition whose crawl_fetch was finished by a plain fetch counts as done', async (t) => {
     const h = await H().make(t);
     const seg = await h.engine.createSegment(h.p('crawl/segments'));

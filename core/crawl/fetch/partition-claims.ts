@@ -6,6 +6,9 @@
  * lease expired claims the partition and resumes it; one claimed fetcher.partition.max.attempts
  * times is handed back here as failed, for the fetcher to return its URLs to the CrawlDb.
  *
+ * A lease that ran out while nobody else claimed the partition (a renewal late on a starved machine) is
+ * not lost: the renewal extends the same attempt, and this worker never claims a partition it holds.
+ *
  * The database's clock decides who holds a partition; this process's monotonic clock only decides
  * when to stop trusting its own claim. A claim granted (or renewed) for L ms by a request sent at T
  * is taken as held until T + L − margin; past that — the process was frozen (SIGSTOP, a long GC
@@ -59,7 +62,10 @@ export class PartitionClaims {
   async next(): Promise<PartitionClaim | null> {
     while (!this.stopped) {
       const asked = performance.now();
-      const { claim, failed } = await this.queue.claim(this.worker, { leaseMs: this.opts.leaseMs, maxAttempts: this.opts.maxAttempts });
+      // never a partition this worker holds, even one whose lease ran out before its renewal came: taking it
+      // would supersede this worker's own claim (its writes refused, its queued items dropped) and use an attempt
+      const held = [...this.timers.keys()];
+      const { claim, failed } = await this.queue.claim(this.worker, { leaseMs: this.opts.leaseMs, maxAttempts: this.opts.maxAttempts, held });
       for (const f of failed) {
         this.log.warn(`fetch partition ${f.partition} failed: ${f.reason}; its unfetched URLs return to the CrawlDb as unfetched`, { partition: f.partition });
         await this.onFailed(f);

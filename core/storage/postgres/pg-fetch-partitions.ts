@@ -8,7 +8,7 @@
  */
 import type pg from 'pg';
 import type { FetchPartitions, PartitionClaim, PartitionStatus } from '../interfaces.js';
-import { leaseLost, type PartitionRow } from '../partition-claim.js';
+import { claimCount, exhaustedReason, leaseLost, type PartitionRow } from '../partition-claim.js';
 import type { PgDatabase } from './pg-database.js';
 
 interface Row extends PartitionRow {
@@ -59,7 +59,7 @@ export class PgFetchPartitions implements FetchPartitions {
     this.initialised = true;
   }
 
-  async claim(worker: string, opts: { leaseMs: number; maxAttempts: number }): Promise<{ claim: PartitionClaim | null; failed: PartitionStatus[] }> {
+  async claim(worker: string, opts: { leaseMs: number; maxAttempts: number; held?: readonly number[] }): Promise<{ claim: PartitionClaim | null; failed: PartitionStatus[] }> {
     await this.init();
     const failed: PartitionStatus[] = [];
     // the SELECT locks every claimable row: a worker frozen inside this transaction must not keep them
@@ -68,19 +68,20 @@ export class PgFetchPartitions implements FetchPartitions {
     const claim = await this.db.transaction(this.where, async (c): Promise<PartitionClaim | null> => {
       const rows = (await c.query<Row>(
         `SELECT ${COLUMNS} FROM nutch_fetch_partitions
-          WHERE segment = $1 AND (state = 'pending' OR (state = 'running' AND lease_expires <= now()))
-          ORDER BY partition FOR UPDATE SKIP LOCKED`, [this.segment])).rows;
+          WHERE segment = $1 AND (state = 'pending' OR (state = 'running' AND lease_expires <= now())) AND partition <> ALL($2::int[])
+          ORDER BY partition FOR UPDATE SKIP LOCKED`, [this.segment, opts.held ?? []])).rows;
       for (const r of rows) {
-        if (r.attempts - r.released >= opts.maxAttempts) {
-          const reason = `claimed ${r.attempts - r.released} times without finishing (fetcher.partition.max.attempts=${opts.maxAttempts}); last worker ${r.worker ?? '-'}`;
+        const { released, exhausted } = claimCount(r, worker, opts.maxAttempts);
+        if (exhausted) {
+          const reason = exhaustedReason(r, opts.maxAttempts);
           await c.query("UPDATE nutch_fetch_partitions SET state = 'failed', reason = $3, lease_expires = NULL WHERE segment = $1 AND partition = $2", [this.segment, r.partition, reason]);
           failed.push(toStatus({ ...r, state: 'failed', reason, lease_ms: null }));
           continue;
         }
         const attempt = r.attempts + 1;
         await c.query(
-          "UPDATE nutch_fetch_partitions SET state = 'running', worker = $3, attempts = $4, lease_expires = now() + $5 * interval '1 millisecond' WHERE segment = $1 AND partition = $2",
-          [this.segment, r.partition, worker, attempt, opts.leaseMs]);
+          "UPDATE nutch_fetch_partitions SET state = 'running', worker = $3, attempts = $4, released = $6, lease_expires = now() + $5 * interval '1 millisecond' WHERE segment = $1 AND partition = $2",
+          [this.segment, r.partition, worker, attempt, opts.leaseMs, released]);
         return { partition: r.partition, attempt, worker, leaseMs: opts.leaseMs };
       }
       return null;

@@ -9,7 +9,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { leaseLost, type PartitionRow } from '../partition-claim.js';
+import { claimCount, exhaustedReason, leaseLost, type PartitionRow } from '../partition-claim.js';
 import type { FetchPartitions, PartitionClaim, PartitionStatus } from '../interfaces.js';
 export { leaseLost, workerId } from '../partition-claim.js';
 import { guard, openDatabase, type SqliteDatabase } from './open-database.js';
@@ -70,21 +70,24 @@ export class SqliteFetchPartitions implements FetchPartitions {
     return db;
   }
 
-  async claim(worker: string, opts: { leaseMs: number; maxAttempts: number }): Promise<{ claim: PartitionClaim | null; failed: PartitionStatus[] }> {
+  async claim(worker: string, opts: { leaseMs: number; maxAttempts: number; held?: readonly number[] }): Promise<{ claim: PartitionClaim | null; failed: PartitionStatus[] }> {
     const db = await this.open();
     const failed: PartitionStatus[] = [];
+    const held = new Set(opts.held ?? []);
     const claim = guard(this.file, () => db.transaction((): PartitionClaim | null => {
       const now = Date.now();
       const rows = db.prepare("SELECT * FROM partitions WHERE state = 'pending' OR (state = 'running' AND lease_expires <= ?) ORDER BY partition").all(now) as Row[];
       for (const r of rows) {
-        if (r.attempts - r.released >= opts.maxAttempts) {
-          const reason = `claimed ${r.attempts - r.released} times without finishing (fetcher.partition.max.attempts=${opts.maxAttempts}); last worker ${r.worker ?? '-'}`;
+        if (held.has(r.partition)) continue;
+        const { released, exhausted } = claimCount(r, worker, opts.maxAttempts);
+        if (exhausted) {
+          const reason = exhaustedReason(r, opts.maxAttempts);
           db.prepare("UPDATE partitions SET state = 'failed', reason = ?, lease_expires = NULL WHERE partition = ?").run(reason, r.partition);
           failed.push(toStatus({ ...r, state: 'failed', reason, lease_expires: null }));
           continue;
         }
         const attempt = r.attempts + 1;
-        db.prepare("UPDATE partitions SET state = 'running', worker = ?, attempts = ?, lease_expires = ? WHERE partition = ?").run(worker, attempt, now + opts.leaseMs, r.partition);
+        db.prepare("UPDATE partitions SET state = 'running', worker = ?, attempts = ?, released = ?, lease_expires = ? WHERE partition = ?").run(worker, attempt, released, now + opts.leaseMs, r.partition);
         return { partition: r.partition, attempt, worker };
       }
       return null;
