@@ -16,6 +16,8 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
 import { PostgresStorageEngine } from '../../core/storage/postgres/postgres-engine.js';
+import { PgDatabase } from '../../core/storage/postgres/pg-database.js';
+import { parseStorageUrl } from '../../core/storage/postgres/pg-target.js';
 import { runNutch, spawnNutch, startNutch } from '../helpers/cli.js';
 import { startTestWeb } from '../web/test-web.js';
 import { startPostgres, type PgServer } from '../helpers/postgres-server.js';
@@ -235,6 +237,22 @@ test('a worker frozen inside a fenced write keeps no partition past its lease: t
   await w.close();
   await q.complete(takeover);
   assert.equal((await q.status())[0]!.state, 'done');
+});
+
+test('a transaction the server ended for standing idle past its limit (a frozen worker) is reported as that, not as a lost database, even once the closed connection was read', async (t) => {
+  const db = new PgDatabase(parseStorageUrl(schemaUrl()), 100, undefined, 2);
+  t.after(() => db.end());
+  const idledOut = new Error('idled out');
+  const failure = await db.transaction('crawl/segments/s', async (c) => {
+    await c.query('SELECT 1');
+    // the process stands still past the 1 s limit (as under SIGSTOP): the server ends the session...
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1500);
+    // ...and, continued, the process reads the server's reason and then the closed socket before its next statement
+    await sleep(100);
+    await c.query('SELECT 2');
+  }, { idleTimeoutMs: 1000, onIdleTimeout: () => idledOut }).then(() => null, (err: unknown) => err);
+  assert.equal(failure, idledOut, `the idle timeout is recognised: ${String((failure as Error | null)?.message)}`);
+  assert.deepEqual((await db.query('crawl/segments/s', 'SELECT 1 AS n')).rows, [{ n: 1 }], 'the pool hands out a working connection after it');
 });
 
 test('the server stopped by PID in the middle of nutch fetch: the stage stops with a storage error naming the database, the committed batches stay, a re-run resumes after them', { timeout: 300_000 }, async (t) => {

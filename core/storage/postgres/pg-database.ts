@@ -10,7 +10,12 @@ import { ensureSchema, lockClass } from './pg-schema.js';
 import { createPool, type PgTarget } from './pg-target.js';
 
 const guarded = new WeakSet<pg.PoolClient>();
-/** The error a connection reported while no query ran (the server ended the session): why its next query fails. */
+/**
+ * The first error a connection reported while no query ran (the server ended the session): why its next
+ * query fails. The first, not the last: the server's reason (idle_in_transaction_session_timeout, 25P03)
+ * comes before the socket closes, and the "Connection terminated unexpectedly" that follows must not
+ * hide it, or a worker continued after a freeze takes its ended write for a lost database.
+ */
 const sessionErrors = new WeakMap<pg.PoolClient, Error>();
 /** idle_in_transaction_session_timeout ended the session. */
 const IDLE_IN_TRANSACTION_TIMEOUT = '25P03';
@@ -55,7 +60,10 @@ export class PgDatabase {
     const client = await pgGuard({ url: this.target.redacted, store }, () => this.pool.connect());
     if (!guarded.has(client)) {
       guarded.add(client); // once per connection: pooled clients come back many times
-      client.on('error', (err) => { sessionErrors.set(client, err); }); // reported by the query that fails next
+      // reported by the query that fails next
+      client.on('error', (err) => {
+        if (!sessionErrors.has(client)) sessionErrors.set(client, err);
+      });
     }
     return client;
   }
