@@ -23,6 +23,7 @@ import { missing, sitePackage } from './realweb/setup.js';
 import { startNginx, type ServedSite } from './realweb/nginx.js';
 import { readAccessLog, traffic, type CrawlerTraffic } from './realweb/access-log.js';
 import { judge } from './realweb/judge.js';
+import { formatTimeline, roundFetches, stageSpans } from './realweb/round-timeline.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const port = Number(process.env.BENCH_REALWEB_PORT ?? 18480);
@@ -62,6 +63,7 @@ const AGENTS = { wget: 'wget-realweb', httrack: 'httrack-realweb', nutch: 'nutch
 
 async function measure(name: keyof typeof AGENTS, cmd: string, args: string[], cwd: string, note: string): Promise<Result> {
   const timeFile = join(dir, `${name}.time`);
+  console.log(`${name}: starting at load ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
   const run = await runChild('/usr/bin/time', ['-o', timeFile, '-f', '%e %U %S %M', cmd, ...args], cwd);
   const [wall, user, sys, rssKb] = readFileSync(timeFile, 'utf8').trim().split('\n').pop()!.split(' ').map(Number) as [number, number, number, number];
   const records = readAccessLog(nginx.accessLog).filter((r) => r.ua.includes(AGENTS[name]));
@@ -71,6 +73,9 @@ async function measure(name: keyof typeof AGENTS, cmd: string, args: string[], c
     const summary = run.stdout.slice(run.stdout.indexOf('Crawl '));
     console.log(`nutch-ts crawl summary:\n${summary.split('\n').map((l) => '  ' + l).join('\n')}`);
     if (run.code !== 0) console.log(`nutch exited ${run.code}: ${run.stderr.slice(-2000)}`);
+    const spans = stageSpans(run.stdout + '\n' + run.stderr);
+    const hostName = (ip: string) => sites.find((s) => s.ip === ip)?.key ?? ip;
+    console.log(`nutch-ts wall s per round and stage; fetch requests per host and the fetch's tail with one host left:\n${formatTimeline(spans, roundFetches(spans, records), hostName)}`);
   }
   results.push(r);
   return r;
