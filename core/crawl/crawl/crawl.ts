@@ -7,6 +7,12 @@
  * follows, so their start-up overlaps it); `collectGarbage`, when given, runs after every stage
  * (and in the parse workers after a round's parse, once they have parsed WORKER_GC_MIN_PAGES pages).
  *
+ * With `-i` and crawl.index.overlap (default true), a round's index and clean run while the next round
+ * generates, fetches and parses; that round's updatedb waits for them, so the index sees the CrawlDb
+ * bin/crawl's strict sequence would show it (nothing else writes the CrawlDb in between) and a round's
+ * segment is marked done only after its clean, as before: a kill in the overlap leaves two open
+ * segments, which the next crawl finishes in order (segment-state.ts). docs/performance.md says why.
+ *
  * Unlike bin/crawl, a crawl whose segments a stopped or killed run left unfinished (not fetched,
  * parsed, merged into the CrawlDb, inverted, deduplicated or indexed: segment-state.ts) finishes them
  * as its first round instead of generating a new one holding the same URLs, so a re-run never ends
@@ -110,11 +116,17 @@ class CrawlLoop {
   private stoppedAt: Position | null = null;
   /** The parse pool's `stats.parsed` when its workers last collected garbage. */
   private parsedAtCollection = 0;
+  /** The previous round's index, clean and done mark, running beside this round (crawl.index.overlap). */
+  private roundEnd: Promise<void> | null = null;
+  /** Its failure, seen by the next stage that starts (the round end is awaited only before updatedb). */
+  private roundEndFailure: { error: unknown } | null = null;
+  private readonly overlap: boolean;
 
   constructor(private readonly ctx: NutchContext, private readonly stages: CrawlStages, private readonly args: CrawlArgs, private readonly opts: CrawlLoopOptions) {
     this.layout = crawlLayout(args.crawlDir);
     this.signal = opts.signal;
     this.threads = args.numThreads ?? ctx.conf.getInt('fetcher.threads.fetch', CRAWL_DEFAULTS.numThreads);
+    this.overlap = !!args.index && overlapAllowed(ctx, args);
   }
 
   private get stopping(): boolean {
@@ -132,7 +144,13 @@ class CrawlLoop {
     this.emit({ type: 'stage-start', stage: 'crawl', args: { ...this.args } });
     try {
       await this.seed();
-      await this.rounds();
+      try {
+        await this.rounds();
+      } finally {
+        // a failed or stopped round lets the previous round's end finish (it never rejects: see rounds())
+        await this.roundEnd;
+      }
+      await this.previousRoundEnd();
       this.current = undefined;
       if (this.args.index) warnIfNoAnchors(this.ctx, summary);
       if (this.stopping) this.countStop();
@@ -147,10 +165,14 @@ class CrawlLoop {
     return summary;
   }
 
-  /** One stage of the loop: its counters summed into the summary, its time counted. */
-  private async stage<A>(stage: StageName, fn: (ctx: NutchContext, a: A, o: StageOptions) => Promise<Counters>, a: A, round?: number): Promise<Counters> {
+  /**
+   * One stage of the loop: its counters summed into the summary, its time counted. A stage of the
+   * previous round's end running beside this round (`beside`) is not where a stop is reported.
+   */
+  private async stage<A>(stage: StageName, fn: (ctx: NutchContext, a: A, o: StageOptions) => Promise<Counters>, a: A, round?: number, beside = false): Promise<Counters> {
+    if (this.roundEndFailure) throw this.roundEndFailure.error;
     const t0 = Date.now();
-    this.current = { stage, round };
+    if (!beside) this.current = { stage, round };
     const counters = await fn(this.ctx, a, { signal: this.signal, onProgress: (e) => this.emit(round !== undefined && (e.type === 'stage-start' || e.type === 'stage-end') ? { ...e, round } : e) });
     for (const [k, v] of Object.entries(counters)) {
       if (stage === 'updatedb' && k.startsWith('db_')) continue;
@@ -185,6 +207,7 @@ class CrawlLoop {
       const segments = resume ? this.resumed(resume, round) : await this.generate(round);
       if (this.stopping) break;
       if (segments.length === 0) {
+        await this.previousRoundEnd();
         if (args.waitMs && args.waitMs > 0) {
           ctx.log.info(`Generate selected nothing; waiting ${args.waitMs} ms before retrying`);
           await sleep(args.waitMs, this.signal);
@@ -200,11 +223,26 @@ class CrawlLoop {
       const wasResumed = resume !== null;
       resume = null;
       if (!(await this.finishSegments(segments, from, round, wasResumed))) break;
-      await this.endRound(segments, round);
+      await this.stage('dedup', this.stages.dedup, { crawlDb: this.layout.crawlDb, group: args.dedupGroup ?? CRAWL_DEFAULTS.dedupGroup }, round);
       if (this.stopping) break;
-      // the round is complete: a later crawl must not resume these segments
-      await markRoundDone(ctx, segments);
+      const end = this.endRound(segments, round, this.overlap);
+      if (!this.overlap) {
+        await end;
+        continue;
+      }
+      // caught now: a failure is rethrown by the next stage or the wait before updatedb, never unhandled
+      this.roundEnd = end.catch((error: unknown) => {
+        this.roundEndFailure ??= { error };
+      });
     }
+  }
+
+  /** Waits for the previous round's end when it runs beside this round; its failure fails the crawl here. */
+  private async previousRoundEnd(): Promise<void> {
+    const end = this.roundEnd;
+    this.roundEnd = null;
+    if (end) await end;
+    if (this.roundEndFailure) throw this.roundEndFailure.error;
   }
 
   private resumed(resume: UnfinishedSegment[], round: number): string[] {
@@ -284,6 +322,8 @@ class CrawlLoop {
       if (this.opts.collectGarbage) await this.collectParseWorkers();
       if (this.stopping) return false;
     }
+    // the previous round's index and clean read the CrawlDb that this updatedb changes: they end first
+    await this.previousRoundEnd();
     if (from !== 'invertlinks') {
       await this.stage('updatedb', stages.updatedb, { crawlDb: layout.crawlDb, segments: [segment] }, round);
       if (this.stopping) return false;
@@ -304,14 +344,19 @@ class CrawlLoop {
     await pool.collectGarbage();
   }
 
-  /** dedup, then with `index` index and clean. */
-  private async endRound(segments: string[], round: number): Promise<void> {
-    const { args, layout, stages } = this;
-    await this.stage('dedup', stages.dedup, { crawlDb: layout.crawlDb, group: args.dedupGroup ?? CRAWL_DEFAULTS.dedupGroup }, round);
-    if (this.stopping || !args.index) return;
-    await this.stage('index', stages.index, { crawlDb: layout.crawlDb, linkDb: layout.linkDb, segments, crawlDir: args.crawlDir }, round);
-    if (this.stopping) return;
-    await this.stage('clean', stages.clean, { crawlDb: layout.crawlDb, crawlDir: args.crawlDir }, round);
+  /**
+   * After dedup: with `index` index and clean, then the segments marked done (the round is complete:
+   * a later crawl must not resume them). Not after a stop: the next crawl finishes the round.
+   */
+  private async endRound(segments: string[], round: number, beside: boolean): Promise<void> {
+    const { args, ctx, layout, stages } = this;
+    if (args.index) {
+      await this.stage('index', stages.index, { crawlDb: layout.crawlDb, linkDb: layout.linkDb, segments, crawlDir: args.crawlDir }, round, beside);
+      if (this.stopping) return;
+      await this.stage('clean', stages.clean, { crawlDb: layout.crawlDb, crawlDir: args.crawlDir }, round, beside);
+      if (this.stopping) return;
+    }
+    await markRoundDone(ctx, segments);
   }
 
   private countStop(): void {
@@ -333,6 +378,17 @@ function warnIfNoAnchors(ctx: NutchContext, summary: Counters): void {
   if (ignored === 0 || (summary['invertlinks.links_inverted'] ?? 0) > 0) return;
   if (!ctx.conf.getBoolean('linkdb.ignore.internal.links', true)) return;
   ctx.log.warn(`invertlinks ignored all ${ignored} links because each stays within its host (linkdb.ignore.internal.links=true, Nutch's default): the LinkDb is empty and the index has no anchor text. To rank pages by the anchors of links within a site, run with -D linkdb.ignore.internal.links=false (docs/indexing.md)`);
+}
+
+/**
+ * Whether a round's index and clean may run beside the next round (crawl.index.overlap): only when
+ * nothing before the next updatedb writes the CrawlDb they read — generate.update.crawldb marks the
+ * selected URLs, and the HostDb options run updatehostdb and sitemap stages before generate.
+ */
+function overlapAllowed(ctx: NutchContext, args: CrawlArgs): boolean {
+  if (!ctx.conf.getBoolean('crawl.index.overlap', true)) return false;
+  if (ctx.conf.getBoolean('generate.update.crawldb', false)) return false;
+  return !args.hostDbUpdate && (args.sitemapsFromHostDb ?? 'never') === 'never';
 }
 
 const RESUME_REASON: Record<SegmentResumePoint, string> = {
