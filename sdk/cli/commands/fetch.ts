@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { NutchError } from '../../../core/errors.js';
-import { fetchStage } from '../../../core/crawl/stages.js';
+import { fetchStage } from '../../../core/crawl/fetch/fetch-stage.js';
 import { intOption, parseArgs } from '../args.js';
 import { cliContext } from '../context-from-args.js';
 import { ExitCode, type Command } from '../command.js';

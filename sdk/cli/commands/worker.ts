@@ -6,7 +6,7 @@
  */
 import { resolve } from 'node:path';
 import { NutchError } from '../../../core/errors.js';
-import { fetchStage } from '../../../core/crawl/stages.js';
+import { fetchStage } from '../../../core/crawl/fetch/fetch-stage.js';
 import { fetchWorker } from '../../../core/crawl/worker/fetch-worker.js';
 import { intOption, parseArgs } from '../args.js';
 import { cliContext } from '../context-from-args.js';
