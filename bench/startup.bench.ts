@@ -29,8 +29,11 @@ if (!existsSync(bin)) {
   process.exit(1);
 }
 const RUNS = Number(process.env.BENCH_STARTUP_RUNS ?? 5);
-/** Only the rows whose name contains one of these (comma-separated), e.g. BENCH_STARTUP_ONLY=fetch,parse. */
+/** Only the rows whose name contains one of these (comma-separated), e.g. BENCH_STARTUP_ONLY=fetch,parse;
+ * BENCH_STARTUP_KEEP=1 keeps the crawl directory (its path is printed); BENCH_STARTUP_CPU_PROF=<dir> writes a
+ * V8 CPU profile of every run there (node --cpu-prof: the figures then include the profiler's cost). */
 const ONLY = process.env.BENCH_STARTUP_ONLY?.split(',').filter(Boolean);
+const PROFILE = process.env.BENCH_STARTUP_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', resolve(process.env.BENCH_STARTUP_CPU_PROF)] : [];
 const TICK = 100; // clock ticks per second of /proc/<pid>/stat (USER_HZ, 100 on Linux)
 
 interface Sample { wall: number; cpu: number; code: number | null; stderr: string }
@@ -81,6 +84,8 @@ interface Row {
   ready?: RegExp;
   /** Exit codes that mean the command did what it was asked (default 0). */
   ok?: number[];
+  /** Changes the fresh copy before the run (not timed). */
+  prepare?(dir: string): void;
 }
 
 const web = await startTestWebProcess({ hosts: 2, pagesPerHost: 12, linksPerPage: 4, seed: 3, robots: true, sitemaps: true });
@@ -135,7 +140,8 @@ try {
     { name: 'index', args: ['index', 'crawl/crawldb', '-linkdb', 'crawl/linkdb', seg(parsed)], writes: true },
     { name: 'dedup', args: ['dedup', 'crawl/crawldb'], writes: true },
     { name: 'clean', args: ['clean', 'crawl/crawldb'], writes: true },
-    { name: 'crawl (nothing to generate)', args: ['crawl', '-i', '-D', 'generate.min.score=1000', 'crawl', '1'], writes: true, ok: [0, 1] },
+    // without the generated segment, which the crawl would resume (and fetch) before generating
+    { name: 'crawl (nothing to generate)', args: ['crawl', '-i', '-D', 'generate.min.score=1000', 'crawl', '1'], writes: true, ok: [0, 1], prepare: (dir) => rmSync(join(dir, seg(generated)), { recursive: true }) },
     { name: 'readdb -stats', args: ['readdb', 'crawl/crawldb', '-stats'] },
     { name: 'readdb -url', args: ['readdb', 'crawl/crawldb', '-url', web.seeds[0]!] },
     { name: 'readlinkdb -url', args: ['readlinkdb', 'crawl/linkdb', '-url', pageUrl] },
@@ -186,8 +192,9 @@ try {
         cwd = join(root, `run-${i}`);
         rmSync(cwd, { recursive: true, force: true });
         cpSync(template, cwd, { recursive: true });
+        row.prepare?.(cwd);
       }
-      const s = row.ready ? await runUntil([bin, ...row.args], cwd, row.ready) : runOnce([bin, ...row.args], cwd, row.stdin);
+      const s = row.ready ? await runUntil([...PROFILE, bin, ...row.args], cwd, row.ready) : runOnce([...PROFILE, bin, ...row.args], cwd, row.stdin);
       if (!row.ready && !(row.ok ?? [0]).includes(s.code ?? -1)) throw new Error(`nutch ${row.args.join(' ')} exited ${s.code}: ${s.stderr.slice(-2000)}`);
       walls.push(s.wall);
       cpus.push(s.cpu);
@@ -208,5 +215,6 @@ try {
   console.log('targets: --help ≤ 2× node -e 0; every command ≤ 0.35 s; search ≤ 0.4 s end to end');
 } finally {
   await web.close();
-  rmSync(root, { recursive: true, force: true });
+  if (process.env.BENCH_STARTUP_KEEP) console.log(`kept ${template} (BENCH_STARTUP_KEEP)`);
+  else rmSync(root, { recursive: true, force: true });
 }

@@ -7,10 +7,10 @@
 import type { buildConnector } from 'undici';
 import { isIP } from 'node:net';
 import { bareHost, type AddressPolicy } from './address-policy.js';
-import { undiciModule } from './undici-module.js';
+import { undiciFetchParts } from './undici-module.js';
 
 export function guardedConnector(policy: AddressPolicy, options: buildConnector.BuildOptions): buildConnector.connector {
-  const connect = undiciModule().buildConnector({ ...options, lookup: policy.lookup } as buildConnector.BuildOptions);
+  const connect = undiciFetchParts().buildConnector({ ...options, lookup: policy.lookup } as buildConnector.BuildOptions);
   return (opts, callback) => {
     const host = bareHost(opts.hostname);
     if (isIP(host)) {

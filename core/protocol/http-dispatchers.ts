@@ -11,7 +11,7 @@ import type { Agent, ProxyAgent, Dispatcher } from 'undici';
 import type { Configuration } from '../config/configuration.js';
 import { AddressPolicy, bareHost } from './address-policy.js';
 import { guardedConnector } from './guarded-connector.js';
-import { undiciModule } from './undici-module.js';
+import { undiciFetchParts, undiciModule } from './undici-module.js';
 
 export class HttpDispatchers {
   readonly policy: AddressPolicy | null;
@@ -20,7 +20,7 @@ export class HttpDispatchers {
   private readonly proxyExceptions: ReadonlySet<string>;
 
   constructor(conf: Configuration, timeoutMs = conf.getInt('http.timeout', 10_000)) {
-    const { Agent, ProxyAgent } = undiciModule();
+    const { Agent } = undiciFetchParts();
     const rejectUnauthorized = conf.getBoolean('http.tls.certificates.check', false);
     const timeouts = { connect: { timeout: timeoutMs, rejectUnauthorized }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, keepAliveTimeout: 10_000 };
     this.policy = AddressPolicy.fromConf(conf);
@@ -30,6 +30,8 @@ export class HttpDispatchers {
     if (proxyHost) {
       const user = conf.getString('http.proxy.username');
       const pass = conf.getString('http.proxy.password');
+      // the proxy agent tunnels HTTPS with the `connect` API, which undici's entry point installs
+      const { ProxyAgent } = undiciModule();
       this.proxy = new ProxyAgent({
         uri: `http://${proxyHost}:${conf.getInt('http.proxy.port', 8080)}`,
         ...(user ? { token: `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}` } : {}),
@@ -48,6 +50,11 @@ export class HttpDispatchers {
       return this.proxy;
     }
     return this.agent;
+  }
+
+  /** undici's `request()` through dispatcherFor(url): what protocol-http sends every request with. */
+  request(url: URL, opts: Omit<Dispatcher.RequestOptions, 'origin' | 'path' | 'method'> & { method?: Dispatcher.HttpMethod }): Promise<Dispatcher.ResponseData> {
+    return undiciFetchParts().request(url, { ...opts, dispatcher: this.dispatcherFor(url) });
   }
 
   async close(): Promise<void> {

@@ -5,7 +5,6 @@
  * an optional proxy (http.proxy.*, bypassed for http.proxy.exception.list), response headers as
  * Content metadata, Nutch's code -> ProtocolStatus mapping, and robots.txt via the shared parser.
  */
-import { request, type Dispatcher } from 'undici';
 import {
   HttpDispatchers, ContentMeta, statusForCode, baseHeaders, canonicalHeaderName, firstHeader, headersToMetadata, ProtocolStatusCode, RobotRulesParser, isAddressDenied, createContent, effectiveContentLimit, protocolStatus,
   type ContentLease, type CrawlDatum, type PluginContext, type Protocol, type ProtocolOutput, type RobotRules, type RobotsFetch, type Configuration, type Logger,
@@ -50,10 +49,6 @@ export class Http implements Protocol {
     this.robots = new RobotRulesParser(ctx.conf, ctx.log);
   }
 
-  private dispatcherFor(url: URL): Dispatcher {
-    return this.dispatchers.dispatcherFor(url);
-  }
-
   async getProtocolOutput(url: string, datum: CrawlDatum, opts: { signal?: AbortSignal; memory?: ContentLease } = {}): Promise<ProtocolOutput> {
     let u: URL;
     try {
@@ -66,7 +61,7 @@ export class Http implements Protocol {
     const started = Date.now();
     const deadline = started + this.timeLimitMs;
     try {
-      const res = await request(u, { method: 'GET', headers, dispatcher: this.dispatcherFor(u), signal: opts.signal });
+      const res = await this.dispatchers.request(u, { method: 'GET', headers, signal: opts.signal });
       const encoding = firstHeader(res.headers, 'content-encoding') ?? '';
       const declared = Number(firstHeader(res.headers, 'content-length'));
       const reserve = opts.memory ? (n: number) => opts.memory!.reserve(n) : undefined;
@@ -116,7 +111,7 @@ export class Http implements Protocol {
 
   private readonly fetchRobots: RobotsFetch = async (url, { signal, maxBytes }) => {
     const u = new URL(url);
-    const res = await request(u, { method: 'GET', headers: this.headers, dispatcher: this.dispatcherFor(u), signal });
+    const res = await this.dispatchers.request(u, { method: 'GET', headers: this.headers, signal });
     const body = await readBody(res.body as never, firstHeader(res.headers, 'content-encoding') ?? '', { maxBytes, deadline: Date.now() + this.timeLimitMs });
     if (body.error && body.bytes.length === 0) throw body.error;
     return { code: res.statusCode, body: body.bytes, location: firstHeader(res.headers, 'location') };
