@@ -23,6 +23,7 @@ import { startTestWeb } from '../web/test-web.js';
 import { startPostgres, type PgServer } from '../helpers/postgres-server.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { collect, datum } from './conformance.js';
+import { CrawlStatus } from '../../core/model/crawl-datum.js';
 
 let server: PgServer | null = null;
 let n = 0;
@@ -253,6 +254,66 @@ test('a transaction the server ended for standing idle past its limit (a frozen 
   }, { idleTimeoutMs: 1000, onIdleTimeout: () => idledOut }).then(() => null, (err: unknown) => err);
   assert.equal(failure, idledOut, `the idle timeout is recognised: ${String((failure as Error | null)?.message)}`);
   assert.deepEqual((await db.query('crawl/segments/s', 'SELECT 1 AS n')).rows, [{ n: 1 }], 'the pool hands out a working connection after it');
+});
+
+test('a lone nutch fetch frozen inside a fenced write past its lease, no other worker asking: the database ends that write, the worker takes its partition up again without using an attempt and completes', { timeout: 120_000 }, async (t) => {
+  const cwd = tempDir(t);
+  const url = schemaUrl();
+  const web = await startTestWeb({ hosts: 2, pagesPerHost: 25, linksPerPage: 1, latencyMs: 10 });
+  t.after(() => web.close());
+  // fetcher.partition.max.attempts 1: a re-claim of its own partition that counted would fail it
+  writeFileSync(path.join(cwd, 'nutch-site.json'), JSON.stringify({
+    'http.agent.name': 'lone-frozen-test', 'storage.url': url, 'storage.batch.size': 1, 'fetcher.server.delay': 0.1,
+    'fetcher.partition.lease': 1, 'fetcher.partition.max.attempts': 1, 'fetcher.partition.poll': 50,
+    'plugin.includes': 'protocol-http|urlnormalizer-pass',
+  }));
+  const engine = new PostgresStorageEngine({ url, cwd });
+  t.after(() => engine.close());
+  const created = await engine.createSegment('crawl/segments');
+  const urls = web.allUrls();
+  const gen = await created.openWriter('crawl_generate', 0, { totalPartitions: 1 });
+  await gen.append(urls.map((u, i) => ({ url: u, value: datum(i) })));
+  await gen.finish();
+  await gen.close();
+  const segPath = `crawl/segments/${created.name}`;
+  await created.close();
+  const seg = await engine.openSegment(segPath);
+  t.after(() => seg.close());
+
+  const { child, result } = startNutch(['fetch', segPath, '-threads', '2'], { cwd, env: { NUTCH_CONF_DIR: cwd } });
+  t.after(() => { child.kill('SIGCONT'); child.kill('SIGKILL'); });
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline && child.exitCode === null && (await seg.count('crawl_fetch')) === 0;) await sleep(20);
+  // stopped between two statements of a fenced write (its session idle in transaction)
+  const admin = new pg.Client({ connectionString: server!.url });
+  await admin.connect();
+  t.after(() => admin.end());
+  const app = `nutch-ts ${os.hostname()}:${child.pid}`.slice(0, 63);
+  let backend = 0;
+  for (let tries = 0; !backend; tries++) {
+    assert.ok(tries < 1000 && child.exitCode === null, 'the fetch was caught inside a fenced write');
+    child.kill('SIGSTOP');
+    const r = await admin.query<{ pid: number }>(
+      "SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND state = 'idle in transaction' AND (query LIKE 'COPY %' OR query LIKE '%FOR SHARE')", [app]);
+    if (r.rows[0]) backend = r.rows[0].pid;
+    else {
+      child.kill('SIGCONT');
+      await sleep(3);
+    }
+  }
+  // the database ends the transaction once it stood idle for the lease; nobody else claims the partition
+  for (let i = 0; (await admin.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [backend])).rowCount; i++) {
+    assert.ok(i < 500, 'the frozen write\'s session was ended');
+    await sleep(20);
+  }
+  child.kill('SIGCONT');
+  const run = await result;
+  assert.equal(run.code, 0, run.stderr);
+  assert.doesNotMatch(run.stderr, /NUTCH_STORAGE_CONNECTION_LOST|partition 0 failed/);
+  const fetched = await collect(seg.read('crawl_fetch'));
+  assert.deepEqual(fetched.map((r) => r.url).sort(), [...urls].sort(), 'every URL in crawl_fetch exactly once');
+  assert.deepEqual([...new Set(fetched.map((r) => r.value.status))], [CrawlStatus.STATUS_FETCH_SUCCESS], 'all fetched, none returned unfetched by a failed partition');
+  const [status] = await seg.fetchPartitions().status();
+  assert.equal(status!.state, 'done');
 });
 
 test('the server stopped by PID in the middle of nutch fetch: the stage stops with a storage error naming the database, the committed batches stay, a re-run resumes after them', { timeout: 300_000 }, async (t) => {
