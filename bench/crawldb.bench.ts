@@ -3,7 +3,7 @@
  * normalise/filter chains), generate -topN T (default 20,000) with generate.max.count 100, then
  * readdb -stats. Reports records/s, peak RSS and the longest event-loop block during each stage
  * (perf_hooks.monitorEventLoopDelay; the budget is 50 ms).
- * Env: BENCH_URLS, BENCH_TOPN, BENCH_HOSTS, BENCH_STORAGE_URL (a postgresql:// URL: run on PostgreSQL). BENCH_PG_PID (that server's postmaster, local: its CPU per stage is reported). The issue's full size: BENCH_URLS=1000000 BENCH_HOSTS=10000 BENCH_TOPN=50000.
+ * Env: BENCH_URLS, BENCH_TOPN, BENCH_HOSTS, BENCH_PROFILE (inject, generate or readdb: a CPU profile of that stage, <stage>.cpuprofile), BENCH_STORAGE_URL (a postgresql:// URL: run on PostgreSQL). BENCH_PG_PID (that server's postmaster, local: its CPU per stage is reported). The issue's full size: BENCH_URLS=1000000 BENCH_HOSTS=10000 BENCH_TOPN=50000.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -73,7 +73,19 @@ function cpuPerTurn(): { stop(): number; peakRss(): number } {
   return { stop: () => { clearTimeout(timer); return max; }, peakRss: () => rss };
 }
 
+/** BENCH_PROFILE=<stage> (inject, generate, readdb): a CPU profile of that stage alone, written to the working directory. */
+async function startProfile() {
+  const { Session } = await import('node:inspector/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return session;
+}
+
 async function stage<T>(name: string, records: number, fn: () => Promise<T>): Promise<T> {
+  const profileName = name.split(' ')[0]!;
+  const profile = process.env.BENCH_PROFILE === profileName ? await startProfile() : null;
   const h = monitorEventLoopDelay({ resolution: 5 });
   h.enable();
   const cpu = cpuPerTurn();
@@ -82,6 +94,11 @@ async function stage<T>(name: string, records: number, fn: () => Promise<T>): Pr
   const server0 = serverCpuSeconds();
   const result = await fn();
   const server1 = serverCpuSeconds();
+  if (profile) {
+    const { profile: data } = await profile.post('Profiler.stop');
+    fs.writeFileSync(`${profileName}.cpuprofile`, JSON.stringify(data));
+    profile.disconnect();
+  }
   const ms = performance.now() - t0;
   const cpuMs = (process.cpuUsage().user - cpu0.user + process.cpuUsage().system - cpu0.system) / 1000;
   const maxCpuTurn = cpu.stop();

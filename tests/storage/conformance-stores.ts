@@ -76,6 +76,62 @@ export function storeConformance(H: () => ConformanceHarness): void {
     assert.equal(await db.get(url(7)), null);
   });
 
+  test('sessions: puts in URL order (streamed as they come on a server engine), a URL put twice in a row, then out of order; into an empty store and one with rows', async (t) => {
+    const h = await H().make(t);
+    const db = await h.engine.openCrawlDb(h.p('crawl/crawldb'));
+    t.after(() => db.close());
+    // 70,000 URLs in code-point order: more than a run, and past a server engine's merge of its staged rows
+    const url = (i: number) => `http://in-order.example/${String(i).padStart(6, '0')}`;
+    const putInOrder = async (up: Awaited<ReturnType<typeof db.beginUpdate>>, from: number, to: number, step: number, value: (i: number) => number) => {
+      for (let i = from; i < to; i += 1000) {
+        const batch = [];
+        for (let j = i; j < Math.min(to, i + 1000); j += step) batch.push({ url: url(j), value: datum(value(j)) });
+        await up.put(batch);
+      }
+    };
+    let up = await db.beginUpdate();
+    await putInOrder(up, 0, 70_000, 1, (i) => i);
+    await up.put([{ url: url(69_999), value: datum(5) }, { url: url(69_999), value: datum(6) }]);
+    await up.put([{ url: url(3), value: datum(33) }]);
+    assert.equal(await up.count(), 70_000);
+    await up.commit();
+    assert.equal(await db.count(), 70_000);
+    const first = await db.getMany([url(0), url(3), url(40_000), url(69_999)]);
+    assert.deepEqual([url(0), url(3), url(40_000), url(69_999)].map((u) => first.get(u)?.fetchTime), [datum(0).fetchTime, datum(33).fetchTime, datum(40_000).fetchTime, datum(6).fetchTime]);
+    // every other URL rewritten and 30,000 new ones after them, in order, then one rewritten again out of order
+    up = await db.beginUpdate();
+    await putInOrder(up, 0, 100_000, 2, (i) => i + 1);
+    await up.put([{ url: url(10), value: datum(1010) }]);
+    await up.delete([url(20)]);
+    await up.put([{ url: url(30), value: datum(3030) }]);
+    await up.commit();
+    assert.equal(await db.count(), 70_000 + 15_000 - 1);
+    const second = await db.getMany([url(1), url(2), url(10), url(20), url(30), url(69_998), url(69_999), url(99_998)]);
+    assert.deepEqual([url(1), url(2), url(10), url(20), url(30), url(69_998), url(69_999), url(99_998)].map((u) => second.get(u)?.fetchTime),
+      [datum(1).fetchTime, datum(3).fetchTime, datum(1010).fetchTime, undefined, datum(3030).fetchTime, datum(69_999).fetchTime, datum(6).fetchTime, datum(99_999).fetchTime]);
+    const urls = (await collect(db.scan())).map((r) => r.url);
+    assert.equal(urls.length, 84_999);
+    assert.ok(urls.every((u, i) => i === 0 || compareUrls(urls[i - 1]!, u) < 0), 'one record per URL, in order');
+  });
+
+  test('scans: a scan left before its end frees what it held; the store reads and closes normally after it', async (t) => {
+    const h = await H().make(t);
+    const db = await h.engine.openCrawlDb(h.p('crawl/crawldb'));
+    const up = await db.beginUpdate();
+    await up.put(Array.from({ length: 5000 }, (_, i) => ({ url: `http://early.example/${String(i).padStart(5, '0')}`, value: datum(i) })));
+    await up.commit();
+    for (let round = 0; round < 12; round++) {
+      let n = 0;
+      for await (const _ of db.scan()) if (++n === 3) break;
+      assert.equal(n, 3);
+    }
+    const unfinished = db.scan()[Symbol.asyncIterator]();
+    assert.equal((await unfinished.next()).done, false);
+    assert.equal((await collect(db.scan())).length, 5000);
+    assert.equal(await db.count(), 5000);
+    await db.close(); // with a scan never finished
+  });
+
   test('atomicity: abort() and a failed session leave the previous state; a used-up session refuses calls', async (t) => {
     const h = await H().make(t);
     const db = await h.engine.openCrawlDb(h.p('crawl/crawldb'));

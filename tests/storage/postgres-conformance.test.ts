@@ -7,6 +7,7 @@ import { after, before } from 'node:test';
 import path from 'node:path';
 import pg from 'pg';
 import { PostgresStorageEngine } from '../../core/storage/postgres/postgres-engine.js';
+import { CopyOutDecoder } from '../../core/storage/postgres/pg-copy-out.js';
 import { startPostgres, type PgServer } from '../helpers/postgres-server.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { describeStorageConformance } from './conformance.js';
@@ -52,8 +53,17 @@ describeStorageConformance('postgresql', {
     const proto = pg.Client.prototype as unknown as { query: Query };
     const original = proto.query;
     const rows: number[] = [];
+    // a scan streamed by COPY materialises the rows of each take() at a time
+    const decoder = CopyOutDecoder.prototype as unknown as { take: (max: number) => unknown[][] };
+    const take = decoder.take;
+    decoder.take = function (this: unknown, max: number) {
+      const out = take.call(this, max);
+      if (out.length > 0) rows.push(out.length);
+      return out;
+    };
     proto.query = function (this: unknown, ...args: unknown[]) {
-      const select = typeof args[0] === 'string' && /^\s*SELECT/i.test(args[0]);
+      const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: unknown } | null)?.text;
+      const select = typeof text === 'string' && /^\s*SELECT/i.test(text);
       const record = (r: { rows?: unknown[] } | undefined) => { if (select && Array.isArray(r?.rows)) rows.push(r.rows.length); };
       const last = args[args.length - 1];
       if (typeof last === 'function') {
@@ -65,6 +75,6 @@ describeStorageConformance('postgresql', {
       if (out && typeof (out as Promise<unknown>).then === 'function') (out as Promise<{ rows?: unknown[] }>).then(record, () => {});
       return out;
     };
-    return { rows, stop: () => { proto.query = original; } };
+    return { rows, stop: () => { proto.query = original; decoder.take = take; } };
   },
 });

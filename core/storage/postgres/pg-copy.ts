@@ -7,13 +7,10 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
-import { yieldToEventLoop } from '../yield.js';
 
 export type CopyType = 'text' | 'bytea' | 'int2' | 'int4' | 'int8' | 'float8' | 'bool';
 export type CopyValue = string | number | boolean | Uint8Array | null;
 
-/** Rows a streamed COPY encodes (and its source produces) between two turns of the event loop. */
-const ROWS_PER_TURN = 2048;
 const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
 const CHUNK = 1 << 20;
 
@@ -124,32 +121,6 @@ export async function copyChunks(client: pg.PoolClient | pg.Client, table: strin
   const { from: copyFrom } = await import('pg-copy-streams');
   const sink = client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN (FORMAT binary)`));
   await pipeline(Readable.from(chunks), sink);
-}
-
-/**
- * COPYs rows into `table (columns)` as they come from `rows` (each row after the `prefix` values),
- * encoding ~1 MB at a time while the server receives the last: memory stays at a chunk or two
- * however many rows there are.
- */
-export async function copyStream(client: pg.PoolClient | pg.Client, table: string, columns: readonly string[], types: readonly CopyType[], rows: Iterable<readonly CopyValue[]>, prefix: readonly CopyValue[] = []): Promise<void> {
-  const { from: copyFrom } = await import('pg-copy-streams');
-  // the event loop gets a turn after each chunk: the socket takes a chunk and calls back on the
-  // same tick, so a plain stream would encode the whole COPY without ever leaving the microtask queue
-  async function* chunks(): AsyncGenerator<Buffer> {
-    const enc = new CopyEncoder(types, prefix);
-    let since = 0;
-    for (const row of rows) {
-      enc.add(row);
-      if (enc.completedChunks > 0) yield* enc.drain();
-      if (++since >= ROWS_PER_TURN) {
-        since = 0;
-        await yieldToEventLoop();
-      }
-    }
-    yield* enc.chunks();
-  }
-  const sink = client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN (FORMAT binary)`));
-  await pipeline(Readable.from(chunks(), { highWaterMark: 1 }), sink);
 }
 
 /** COPYs rows into `table (columns)` on the caller's client (inside its transaction, if any). */

@@ -20,16 +20,16 @@ const datumCodec: PgRowCodec<CrawlDatum> = {
     d.metaData && Object.keys(d.metaData).length > 0 ? JSON.stringify(d.metaData) : null,
   ],
   fromRow: (row) => {
-    const sig = row.signature as Buffer | null;
-    const meta = row.meta as string | null;
+    const sig = row[6] as Buffer | null;
+    const meta = row[8] as string | null;
     return {
-      status: row.status as number,
-      fetchTime: row.fetch_time as number,
-      retries: row.retries as number,
-      fetchInterval: row.fetch_interval as number,
-      score: row.score as number,
+      status: row[1] as number,
+      fetchTime: row[2] as number,
+      retries: row[3] as number,
+      fetchInterval: row[4] as number,
+      score: row[5] as number,
       signature: sig ? new Uint8Array(sig.buffer, sig.byteOffset, sig.byteLength) : null,
-      modifiedTime: row.modified_time as number,
+      modifiedTime: row[7] as number,
       metaData: meta ? (JSON.parse(meta) as Metadata) : {},
     };
   },

@@ -10,7 +10,7 @@ const hostCodec: PgRowCodec<HostDatum> = {
   columns: HOST_COLUMNS,
   types: ['float8', 'float8', 'text', 'int4', 'int4', 'int4', 'int4', 'int4', 'int4', 'int4', 'int4', 'text'],
   toRow: (d) => hostToRow(d),
-  fromRow: (row) => rowToHost(HOST_COLUMNS.map((c) => row[c])),
+  fromRow: (row) => rowToHost(row.slice(1)),
 };
 
 export function openPgHostDb(db: PgDatabase, path: string, name: string): HostDb {

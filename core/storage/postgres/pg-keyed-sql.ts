@@ -6,7 +6,9 @@
  */
 import type pg from 'pg';
 import type { Keyed, ScanOptions } from '../interfaces.js';
-import { copyStream, type CopyType, type CopyValue } from './pg-copy.js';
+import type { CopyType, CopyValue } from './pg-copy.js';
+import type { StoreWriteTarget } from './pg-store-writer.js';
+import { sqlLiteral } from './pg-copy-out.js';
 import type { SortRow } from '../external-sort.js';
 
 export interface PgRowCodec<V> {
@@ -16,8 +18,8 @@ export interface PgRowCodec<V> {
   columns: readonly string[];
   types: readonly CopyType[];
   toRow(value: V): CopyValue[];
-  /** A row's value columns, in `columns` order. */
-  fromRow(row: Record<string, unknown>): V;
+  /** The value of a row read back: the URL at 0, then the value columns in `columns` order. */
+  fromRow(row: readonly unknown[]): V;
 }
 
 /** nutch_stores.kind of the key-ordered stores. */
@@ -30,6 +32,7 @@ const SQL_TYPES: Record<CopyType, string> = { text: 'text', bytea: 'bytea', int2
 
 export interface Queryable {
   query<R extends pg.QueryResultRow>(sql: string, params?: unknown[]): Promise<pg.QueryResult<R>>;
+  query<R extends unknown[]>(config: pg.QueryArrayConfig): Promise<pg.QueryArrayResult<R>>;
 }
 
 /** The SQL of one store: the same statements serve readers (pool) and the session (its connection). */
@@ -50,19 +53,42 @@ export class KeyedSql<V> {
   async getMany(q: Queryable, store: number, urls: readonly string[]): Promise<Map<string, V>> {
     const out = new Map<string, V>();
     for (let i = 0; i < urls.length; i += 5000) {
-      const r = await q.query(`SELECT ${this.cols} FROM ${this.table} WHERE store = $1 AND url = ANY($2::text[])`, [store, urls.slice(i, i + 5000)]);
-      for (const row of r.rows) out.set(row.url as string, this.codec.fromRow(row));
+      const r = await q.query<unknown[]>(this.statement('get', `SELECT ${this.cols} FROM ${this.table} WHERE store = $1 AND url = ANY($2::text[])`, [store, urls.slice(i, i + 5000)]));
+      for (const row of r.rows) out.set(row[0] as string, this.codec.fromRow(row));
     }
     return out;
   }
 
   async page(q: Queryable, store: number, size: number, after?: string, from?: string): Promise<Keyed<V>[]> {
     const r = after !== undefined
-      ? await q.query(`SELECT ${this.cols} FROM ${this.table} WHERE store = $1 AND url > $2 ORDER BY url COLLATE "C" LIMIT $3`, [store, after, size])
+      ? await q.query<unknown[]>(this.statement('after', `SELECT ${this.cols} FROM ${this.table} WHERE store = $1 AND url > $2 ORDER BY url COLLATE "C" LIMIT $3`, [store, after, size]))
       : from !== undefined
-        ? await q.query(`SELECT ${this.cols} FROM ${this.table} WHERE store = $1 AND url >= $2 ORDER BY url COLLATE "C" LIMIT $3`, [store, from, size])
-        : await q.query(`SELECT ${this.cols} FROM ${this.table} WHERE store = $1 ORDER BY url COLLATE "C" LIMIT $2`, [store, size]);
-    return r.rows.map((row) => ({ url: row.url as string, value: this.codec.fromRow(row) }));
+        ? await q.query<unknown[]>(this.statement('from', `SELECT ${this.cols} FROM ${this.table} WHERE store = $1 AND url >= $2 ORDER BY url COLLATE "C" LIMIT $3`, [store, from, size]))
+        : await q.query<unknown[]>(this.statement('first', `SELECT ${this.cols} FROM ${this.table} WHERE store = $1 ORDER BY url COLLATE "C" LIMIT $2`, [store, size]));
+    return r.rows.map((row) => ({ url: row[0] as string, value: this.codec.fromRow(row) }));
+  }
+
+  /**
+   * A read statement: rows as arrays (no object per row) and prepared once per connection under a
+   * name of its own (a keyset scan runs the same statement a thousand times: parsed and planned once).
+   */
+  private statement(name: string, text: string, values: unknown[]): pg.QueryArrayConfig {
+    return { name: `${this.table}_${name}`, text, values, rowMode: 'array' };
+  }
+
+  /** The whole store (from `from` on) in key order, for a COPY TO scan (copyOut: literals, not parameters). */
+  scanSelect(store: number, from?: string): string {
+    const where = from !== undefined ? ` AND url >= ${sqlLiteral(from)}` : '';
+    return `SELECT ${this.cols} FROM ${this.table} WHERE store = ${Number(store)}${where} ORDER BY url COLLATE "C"`;
+  }
+
+  /** COPY types of a row read back (the URL, then the value columns). */
+  get rowTypes(): CopyType[] {
+    return ['text', ...this.codec.types];
+  }
+
+  fromRow(row: readonly unknown[]): V {
+    return this.codec.fromRow(row);
   }
 
   async count(q: Queryable, store: number): Promise<number> {
@@ -77,40 +103,15 @@ export class KeyedSql<V> {
     return row as SortRow;
   }
 
-  private get staging(): string {
-    return `nutch_put_${this.codec.kind}`;
-  }
-
-  /**
-   * Writes a session's records, `rows` in URL order with one row per URL (the caller sorted them
-   * and kept the last record of each URL), streamed through COPY:
-   *   - into a store without rows (a first inject), straight into the table: no staging table, no
-   *     server-side sort, and COPY's batched heap inserts instead of one INSERT per row — half the
-   *     server time of staging 1,000,000 seeds and merging them with INSERT … SELECT DISTINCT ON;
-   *   - else into the session's staging table (temporary, unindexed) and from there in one
-   *     `INSERT … SELECT … ON CONFLICT DO UPDATE` (INSERT OR REPLACE semantics), read back in the
-   *     order it was written — the key order, so the index is filled sequentially without a sort.
-   */
-  async write(client: pg.PoolClient, store: number, rows: Iterable<SortRow>, empty: boolean, staging: { created: boolean }): Promise<void> {
-    const columns = ['url', ...this.codec.columns];
-    const types: CopyType[] = ['text', ...this.codec.types];
-    const values = rows as Iterable<CopyValue[]>;
-    if (empty) {
-      await copyStream(client, this.table, ['store', ...columns], ['int4', ...types], values, [store]);
-      return;
-    }
-    if (!staging.created) {
-      const defs = this.codec.columns.map((c, i) => `${c} ${SQL_TYPES[this.codec.types[i]!]}`).join(', ');
-      await client.query(`CREATE TEMP TABLE ${this.staging} (url text COLLATE "C" NOT NULL, ${defs}) ON COMMIT DROP`);
-      staging.created = true;
-    }
-    await copyStream(client, this.staging, columns, types, values);
-    const set = this.codec.columns.map((c) => `${c} = EXCLUDED.${c}`).join(', ');
-    await client.query(
-      `INSERT INTO ${this.table} (store, ${this.cols})
-       SELECT $1::integer, ${this.cols} FROM ${this.staging}
-       ON CONFLICT (store, url) DO UPDATE SET ${set}`, [store]);
-    await client.query(`TRUNCATE ${this.staging}`);
+  /** Where a session's rows go (pg-store-writer.ts): the table, and its staging table for a store with rows. */
+  get writeTarget(): StoreWriteTarget {
+    return {
+      table: this.table,
+      staging: `nutch_put_${this.codec.kind}`,
+      columns: this.codec.columns,
+      types: this.codec.types,
+      stagingColumns: this.codec.columns.map((c, i) => `${c} ${SQL_TYPES[this.codec.types[i]!]}`).join(', '),
+    };
   }
 
   /**
@@ -143,9 +144,9 @@ export class KeyedSql<V> {
 }
 
 /**
- * Keyset-paged scan: each page one query, the next starting after the last URL seen. With
- * `readAhead` (readers on the pool) the next page is requested before the current one is handed out,
- * so the caller's work on a page overlaps the server's on the next: two pages in memory at most.
+ * Keyset-paged scan (an update session's own scans, between its other calls on its connection):
+ * each page one query, the next starting after the last URL seen. With `readAhead` the next page is
+ * requested before the current one is handed out: two pages in memory at most.
  */
 export async function* scanPages<V>(fetch: (size: number, after?: string, from?: string) => Promise<Keyed<V>[]>, defaultBatch: number, opts: ScanOptions = {}, readAhead = false): AsyncGenerator<Keyed<V>> {
   const size = Math.max(1, opts.batchSize ?? defaultBatch);

@@ -1,7 +1,9 @@
 /**
  * A URL-keyed store (CrawlDb, LinkDb; the HostDb keyed by host name) inside the database: rows of one table carrying the store's
- * id. Readers use pooled connections and keyset pages (`url > $last ORDER BY url LIMIT n`, url
- * `COLLATE "C"`), so memory is bounded by the page size and order is code-point order.
+ * id. Readers use pooled connections: lookups by URL, and scans streamed by one COPY in key order
+ * (url `COLLATE "C"`: code-point order), read as fast as the caller takes them, so memory is bounded
+ * by a few chunks. A session's own scans use keyset pages (`url > $last ORDER BY url LIMIT n`) on
+ * its connection, between its other calls.
  *
  * An update session is ONE transaction on a connection of its own, which also holds the writer
  * lock: the session reads its own writes, nobody else sees them before COMMIT, and an abort, an
@@ -11,9 +13,11 @@
 import type pg from 'pg';
 import type { Keyed, ScanOptions } from '../interfaces.js';
 import { NutchError } from '../../errors.js';
-import { ExternalSort, type SortRow } from '../external-sort.js';
 import { KeyedSql, scanPages, type PgRowCodec, type Queryable, type StoreKind } from './pg-keyed-sql.js';
 import { isConnectionError, type PgDatabase } from './pg-database.js';
+import { copyOut } from './pg-copy-out.js';
+import { SessionPuts } from './pg-session-puts.js';
+import { StoreWriter } from './pg-store-writer.js';
 import { pgGuard } from './pg-errors.js';
 import { acquireAdvisoryLock, releaseAdvisoryLock } from './pg-writer-lock.js';
 
@@ -23,6 +27,8 @@ export class PgKeyedStore<V> {
   private readonly sql: KeyedSql<V>;
   private id: number | null = null;
   private readonly sessions = new Set<PgKeyedSession<V>>();
+  /** Connections of scans under way (closed with the store if their reader never finishes them). */
+  private readonly scans = new Set<pg.PoolClient>();
   private closed = false;
 
   constructor(private readonly db: PgDatabase, readonly name: string, codec: PgRowCodec<V>, private readonly kind: StoreKind) {
@@ -60,10 +66,30 @@ export class PgKeyedStore<V> {
     return this.guard(() => this.sql.getMany(this.db.pool, id, urls));
   }
 
+  /**
+   * The committed store in key order, as one `COPY (SELECT … ORDER BY url) TO STDOUT` on a connection
+   * of its own (copyOut): one snapshot, planned once, fields decoded from binary. A scan stopped
+   * before its end (or left unfinished when the store is closed) closes its connection, which ends
+   * the COPY on the server; one read to the end hands it back to the pool.
+   */
   async *scan(opts?: ScanOptions): AsyncGenerator<Keyed<V>> {
     const id = await this.storeId();
     if (id === null) return;
-    yield* scanPages((size, after, from) => this.guard(() => this.sql.page(this.db.pool, id, size, after, from)), this.db.batchSize, opts, true);
+    const client = await this.db.connect(this.name);
+    this.scans.add(client);
+    let finished = false;
+    try {
+      const rows = copyOut(client, this.sql.scanSelect(id, opts?.fromUrl), this.sql.rowTypes, Math.max(1, opts?.batchSize ?? this.db.batchSize));
+      for (;;) {
+        const next = await this.guard(() => rows.next());
+        if (next.done) break;
+        for (const row of next.value) yield { url: row[0] as string, value: this.sql.fromRow(row) };
+      }
+      finished = true;
+    } finally {
+      // close() may have ended the connection already
+      if (this.scans.delete(client)) client.release(finished ? undefined : new Error('scan stopped before its end'));
+    }
   }
 
   async count(): Promise<number> {
@@ -98,14 +124,11 @@ export class PgKeyedStore<V> {
   async close(): Promise<void> {
     if (this.closed) return;
     for (const s of [...this.sessions]) await s.abort();
+    for (const c of this.scans) c.release(new Error('store closed during a scan'));
+    this.scans.clear();
     this.closed = true;
   }
 }
-
-/** Rows per sorted run of a session's puts. */
-const RUN_ROWS = 8192;
-/** Value bytes (about) after which a run is cut short (large LinkDb values). */
-const RUN_BYTES = 8 << 20;
 
 export class PgKeyedSession<V> {
   private done = false;
@@ -113,16 +136,11 @@ export class PgKeyedSession<V> {
   /** Session calls run one at a time on the connection (a scan may interleave with puts). */
   private chain: Promise<unknown> = Promise.resolve();
   /**
-   * put() sorts: records are turned into rows at once (so the caller may reuse its objects) and go
-   * into an external sort by URL (runs spilled to a scratch file, so memory stays bounded). They
-   * reach the store when a read, a delete or the commit needs them, in ONE COPY in key order, the
-   * last record of a URL winning: the server neither sorts nor deduplicates, and a stage that only
-   * writes (inject, updatedb, generate's marks) never waits for the server before its commit.
+   * put() turns records into rows at once (so the caller may reuse its objects); they reach the
+   * store streamed as they come when they come in URL order, else sorted when a read, a delete or
+   * the commit needs them (pg-session-puts.ts).
    */
-  private pending: ExternalSort | null = null;
-  private pendingBytes = 0;
-  /** Records written to the store by this session (for analyzeIfGrown after the commit). */
-  private merged = 0;
+  private readonly puts: SessionPuts;
   /** Whether the store has no row yet (asked at the first write; null before). */
   private emptyStore: boolean | null = null;
 
@@ -133,7 +151,17 @@ export class PgKeyedSession<V> {
     private readonly client: pg.PoolClient,
     private readonly sql: KeyedSql<V>,
     private readonly onEnd: () => void,
-  ) {}
+  ) {
+    this.puts = new SessionPuts(sql.columnCount, () => this.openWriter());
+  }
+
+  /** A writer of the session's rows; the first one into a store without rows COPYs straight into the table. */
+  private async openWriter(): Promise<StoreWriter> {
+    // the session holds the writer lock: nobody else adds rows, so "empty" stays true until this session writes
+    const direct = (this.emptyStore ??= await this.sql.isEmpty(this.client, this.id));
+    this.emptyStore = false;
+    return new StoreWriter(this.client, this.id, this.sql.writeTarget, direct, this.staging);
+  }
 
   /** Why the session ended early (its connection broke): later calls report that, not a mere "closed". */
   private lost: unknown = null;
@@ -156,42 +184,15 @@ export class PgKeyedSession<V> {
 
   /** Every record put so far in the store (reads, delete, count, commit). */
   private async settle(): Promise<void> {
-    const sort = this.pending;
-    if (!sort) return;
-    this.pending = null;
-    this.pendingBytes = 0;
-    this.merged += sort.size;
-    try {
-      await this.run(async () => {
-        // the session holds the writer lock: nobody else adds rows, so "empty" stays true until this write
-        this.emptyStore ??= await this.sql.isEmpty(this.client, this.id);
-        await this.sql.write(this.client, this.id, lastOfEachUrl(sort.sorted()), this.emptyStore, this.staging);
-        this.emptyStore = false;
-      });
-    } finally {
-      sort.close();
-    }
-  }
-
-  private dropPending(): void {
-    this.pending?.close();
-    this.pending = null;
-    this.pendingBytes = 0;
+    if (this.puts.idle) return;
+    await this.run(() => this.puts.settle());
   }
 
   async put(records: readonly Keyed<V>[]): Promise<void> {
     if (this.done) return this.run(async () => {});
     if (records.length === 0) return;
-    const sort = (this.pending ??= new ExternalSort({ columns: this.sql.columnCount, runSize: RUN_ROWS, memoryRows: 0, pageSize: 16 }));
-    for (const r of records) {
-      const row = this.sql.sortRow(r.url, r.value);
-      sort.add(row);
-      this.pendingBytes += rowBytes(row);
-      if (this.pendingBytes >= RUN_BYTES) {
-        sort.endRun();
-        this.pendingBytes = 0;
-      }
-    }
+    const rows = records.map((r) => this.sql.sortRow(r.url, r.value));
+    return this.run(() => this.puts.add(rows));
   }
 
   async delete(urls: readonly string[]): Promise<void> {
@@ -235,13 +236,13 @@ export class PgKeyedSession<V> {
       throw err;
     });
     // committed: fresher planner statistics are only an optimisation, so a failure here is not the stage's
-    await this.run(() => this.sql.analyzeIfGrown(this.client, this.merged)).catch(() => {});
+    await this.run(() => this.sql.analyzeIfGrown(this.client, this.puts.written)).catch(() => {});
     await this.end();
   }
 
   async abort(): Promise<void> {
     if (this.done) return;
-    this.dropPending();
+    await this.puts.drop();
     await this.run(() => this.client.query('ROLLBACK')).catch(() => {});
     await this.end();
   }
@@ -250,7 +251,7 @@ export class PgKeyedSession<V> {
   private async end(err?: unknown): Promise<void> {
     if (this.done) return;
     this.done = true;
-    this.dropPending();
+    await this.puts.drop();
     let broken = err !== undefined && isConnectionError(err);
     if (!broken) {
       try {
@@ -263,23 +264,6 @@ export class PgKeyedSession<V> {
     this.client.release(broken ? new Error('session connection closed') : undefined);
     this.onEnd();
   }
-}
-
-/** The last row of each URL of a sorted stream (a stable sort keeps a URL's rows in the order they were put). */
-function* lastOfEachUrl(rows: Iterable<SortRow>): Generator<SortRow> {
-  let prev: SortRow | null = null;
-  for (const row of rows) {
-    if (prev !== null && prev[0] !== row[0]) yield prev;
-    prev = row;
-  }
-  if (prev !== null) yield prev;
-}
-
-/** About how many bytes a row holds (strings and bytes; numbers count 8). */
-function rowBytes(row: SortRow): number {
-  let n = 0;
-  for (const v of row) n += typeof v === 'string' ? v.length : v instanceof Uint8Array ? v.byteLength : 8;
-  return n;
 }
 
 /** The session as the interface's update object (CrawlDbUpdate and LinkDbUpdate have the same shape). */

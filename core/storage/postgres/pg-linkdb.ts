@@ -10,7 +10,7 @@ const inlinksCodec: PgRowCodec<Inlinks> = {
   columns: ['inlinks'],
   types: ['bytea'],
   toRow: (v) => [encodeValue(v)],
-  fromRow: (row) => decodeValue<Inlinks>(row.inlinks as Buffer),
+  fromRow: (row) => decodeValue<Inlinks>(row[1] as Buffer),
 };
 
 export class PgLinkDb implements LinkDb {

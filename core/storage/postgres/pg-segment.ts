@@ -13,7 +13,7 @@ import type { PgDatabase } from './pg-database.js';
 import { pgGuard } from './pg-errors.js';
 import { PgFetchPartitions, fenceCheck, idleLimitMs } from './pg-fetch-partitions.js';
 import { leaseIdledOut } from '../partition-claim.js';
-import type { SegmentRecordStore } from './record-store.js';
+import type { SegmentRecordStore, StoredRecord } from './record-store.js';
 
 /** The parts whose values are CrawlDatums, in the compact datum layout; the others go to the content store. */
 const DATUM_PARTS = new Set<SegmentPartName>(['crawl_generate', 'crawl_fetch', 'crawl_parse']);
@@ -158,17 +158,23 @@ export class PgSegment implements Segment {
     const batch = Math.max(1, opts.batchSize ?? this.db.batchSize);
     for (const partition of parts) {
       const key = { segment: this.id, part: partCode(part), partition };
-      let after = 0;
       let limit = Math.min(batch, FIRST_READ_ROWS);
-      for (;;) {
-        const rows = await this.guard(() => store.page(key, after, limit));
+      let next: Promise<StoredRecord[]> | null = this.guard(() => store.page(key, 0, limit));
+      while (next) {
+        const rows: StoredRecord[] = await next;
+        next = null;
         if (rows.length === 0) break;
-        after = rows[rows.length - 1]!.seq;
-        let bytes = 0;
-        for (const row of rows) bytes += row.value.length;
+        if (rows.length >= limit) {
+          // the next page is asked for before this one is handed out: the caller's work overlaps the server's
+          let bytes = 0;
+          for (const row of rows) bytes += row.value.length;
+          const after: number = rows[rows.length - 1]!.seq;
+          limit = Math.max(1, Math.min(batch, Math.floor(PAGE_BYTES / Math.max(1, bytes / rows.length))));
+          const size = limit;
+          next = this.guard((): Promise<StoredRecord[]> => store.page(key, after, size));
+          next.catch(() => {}); // reported when awaited; a reader that stops early never awaits it
+        }
         for (const row of rows) yield { url: row.url, value: decodeValue<SegmentPartTypes[P]>(row.value) };
-        if (rows.length < limit) break;
-        limit = Math.max(1, Math.min(batch, Math.floor(PAGE_BYTES / Math.max(1, bytes / rows.length))));
       }
     }
   }

@@ -55,10 +55,14 @@ export class PgRecordTable implements SegmentRecordStore {
   }
 
   async page(key: PartitionKey, afterSeq: number, limit: number): Promise<StoredRecord[]> {
-    const r = await this.pool.query<{ seq: string; url: string; value: Buffer }>(
-      `SELECT seq, url, value FROM ${this.table} WHERE segment = $1 AND part = $2 AND partition = $3 AND seq > $4 ORDER BY seq LIMIT $5`,
-      [key.segment, key.part, key.partition, afterSeq, limit]);
-    return r.rows.map((row) => ({ seq: Number(row.seq), url: row.url, value: row.value }));
+    // rows as arrays, the statement prepared once per connection (a part is read a page at a time)
+    const r = await this.pool.query<[string, string, Buffer]>({
+      name: `${this.table}_page`,
+      text: `SELECT seq, url, value FROM ${this.table} WHERE segment = $1 AND part = $2 AND partition = $3 AND seq > $4 ORDER BY seq LIMIT $5`,
+      values: [key.segment, key.part, key.partition, afterSeq, limit],
+      rowMode: 'array',
+    });
+    return r.rows.map((row) => ({ seq: Number(row[0]), url: row[1], value: row[2] }));
   }
 
   async get(segment: number, part: number, url: string): Promise<Buffer[]> {
