@@ -197,8 +197,8 @@ export interface PartitionStatus {
  */
 export interface FetchPartitions {
   /**
-   * Claims a pending partition, or a running one whose lease expired (resumed after its last committed
-   * batch), for `leaseMs`. A partition claimed `maxAttempts` times without finishing is marked failed
+   * Claims a pending partition, or a running one whose lease expired or whose worker's process is gone
+   * from this host (resumed after its last committed batch), for `leaseMs`. A partition claimed `maxAttempts` times without finishing is marked failed
    * instead and reported in `failed`. Returns null when nothing is claimable right now.
    *
    * `held`: the partitions the caller holds now. They are never claimed, even when their lease ran out

@@ -36,6 +36,31 @@ export function workerId(): string {
   return `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
 }
 
+/** Whether a process of this host runs: signal 0 checks without sending (EPERM: it runs as another user). */
+function processRuns(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * True when a worker id names a process of this host that no longer runs (killed with -9, crashed,
+ * stopped at once by a second signal): its claims are taken over at once instead of after their
+ * lease, as a writer lock whose process is gone on this host is broken (DESIGN §5). A worker of
+ * another host, or one that still runs (frozen too), keeps its claim until the lease ends.
+ */
+export function workerGone(worker: string | null): boolean {
+  if (!worker) return false;
+  const parts = worker.split(':');
+  if (parts.length < 3) return false;
+  const pid = Number(parts[parts.length - 2]);
+  const host = parts.slice(0, -2).join(':');
+  return host === os.hostname() && Number.isInteger(pid) && pid > 0 && pid !== process.pid && !processRuns(pid);
+}
+
 export function leaseLost(claim: PartitionClaim, where: string): NutchError {
   return new NutchError(
     'NUTCH_LEASE_LOST',

@@ -1,9 +1,10 @@
 /**
  * The conformance of fetch partitions as a shared work queue: claims with leases, renewal, completion,
- * release, takeover of an expired lease with the late writer fenced off.
+ * release, takeover of an expired lease with the late writer fenced off, and of a dead worker's at once.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type ConformanceHarness, collect, datum, eventually } from './conformance-harness.js';
@@ -181,6 +182,31 @@ export function fetchPartitionConformance(H: () => ConformanceHarness): void {
     await q.complete(takeover.claim!);
     assert.deepEqual((await collect(seg.read('crawl_fetch'))).map((r) => r.url), ['http://h0/', 'http://h1/']);
     assert.equal(await q.allSettled(), true);
+  });
+
+  test('fetch partitions: a claim whose worker process is gone from this host is taken over at once, not after its lease; a running or remote worker keeps its claim', async (t) => {
+    const h = await H().make(t);
+    const seg = await h.engine.createSegment(h.p('crawl/segments'));
+    t.after(() => seg.close());
+    for (let p = 0; p < 3; p++) {
+      const w = await seg.openWriter('crawl_generate', p, { totalPartitions: 3 });
+      await w.append([{ url: `http://h${p}/`, value: datum(p) }]);
+      await w.finish();
+      await w.close();
+    }
+    // a process of this host that has exited (as a killed fetch's has)
+    const dead = spawnSync(process.execPath, ['-e', '']).pid;
+    const q = seg.fetchPartitions();
+    const long = { leaseMs: 60_000, maxAttempts: 4 };
+    const remote = (await q.claim(`another-host.example:${dead}:far`, long)).claim!;
+    const running = (await q.claim(`${os.hostname()}:${process.ppid}:alive`, long)).claim!;
+    const killed = (await q.claim(`${os.hostname()}:${dead}:gone`, long)).claim!;
+    assert.deepEqual([remote.partition, running.partition, killed.partition], [0, 1, 2]);
+    const next = (await q.claim('worker-resume', long)).claim;
+    assert.ok(next, 'the dead worker\'s partition is claimable before its 60 s lease ends');
+    assert.deepEqual([next.partition, next.attempt], [2, 2]);
+    assert.equal((await q.claim('worker-resume', long)).claim, null, 'a remote worker and a running one keep their claims until the lease ends');
+    await assert.rejects(q.renew(killed, 60_000), { code: 'NUTCH_LEASE_LOST' });
   });
 
   test('fetch partitions: a partition whose crawl_fetch was finished by a plain fetch counts as done', async (t) => {

@@ -8,7 +8,7 @@
  */
 import type pg from 'pg';
 import type { FetchPartitions, PartitionClaim, PartitionStatus } from '../interfaces.js';
-import { claimCount, exhaustedReason, leaseLost, type PartitionRow } from '../partition-claim.js';
+import { claimCount, exhaustedReason, leaseLost, workerGone, type PartitionRow } from '../partition-claim.js';
 import type { PgDatabase } from './pg-database.js';
 
 interface Row extends PartitionRow {
@@ -65,11 +65,15 @@ export class PgFetchPartitions implements FetchPartitions {
     // the SELECT locks every claimable row: a worker frozen inside this transaction must not keep them
     // from the others longer than a lease; its claim then fails here and is asked again at the next poll
     const idledOut = Symbol('idled out');
+    // workers whose process is gone from this host: their partitions are claimable before the lease ends
+    const holders = await this.db.query<{ worker: string }>(this.where,
+      "SELECT DISTINCT worker FROM nutch_fetch_partitions WHERE segment = $1 AND state = 'running' AND lease_expires > now()", [this.segment]);
+    const gone = holders.rows.map((r) => r.worker).filter(workerGone);
     const claim = await this.db.transaction(this.where, async (c): Promise<PartitionClaim | null> => {
       const rows = (await c.query<Row>(
         `SELECT ${COLUMNS} FROM nutch_fetch_partitions
-          WHERE segment = $1 AND (state = 'pending' OR (state = 'running' AND lease_expires <= now())) AND partition <> ALL($2::int[])
-          ORDER BY partition FOR UPDATE SKIP LOCKED`, [this.segment, opts.held ?? []])).rows;
+          WHERE segment = $1 AND (state = 'pending' OR (state = 'running' AND (lease_expires <= now() OR worker = ANY($3::text[])))) AND partition <> ALL($2::int[])
+          ORDER BY partition FOR UPDATE SKIP LOCKED`, [this.segment, opts.held ?? [], gone])).rows;
       for (const r of rows) {
         const { released, exhausted } = claimCount(r, worker, opts.maxAttempts);
         if (exhausted) {

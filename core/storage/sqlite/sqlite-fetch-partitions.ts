@@ -9,7 +9,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { claimCount, exhaustedReason, leaseLost, type PartitionRow } from '../partition-claim.js';
+import { claimCount, exhaustedReason, leaseLost, workerGone, type PartitionRow } from '../partition-claim.js';
 import type { FetchPartitions, PartitionClaim, PartitionStatus } from '../interfaces.js';
 export { leaseLost, workerId } from '../partition-claim.js';
 import { guard, openDatabase, type SqliteDatabase } from './open-database.js';
@@ -76,7 +76,9 @@ export class SqliteFetchPartitions implements FetchPartitions {
     const held = new Set(opts.held ?? []);
     const claim = guard(this.file, () => db.transaction((): PartitionClaim | null => {
       const now = Date.now();
-      const rows = db.prepare("SELECT * FROM partitions WHERE state = 'pending' OR (state = 'running' AND lease_expires <= ?) ORDER BY partition").all(now) as Row[];
+      // a running partition is claimable once its lease expired, or at once when its worker's process is gone from this host
+      const rows = (db.prepare("SELECT * FROM partitions WHERE state IN ('pending', 'running') ORDER BY partition").all() as Row[])
+        .filter((r) => r.state === 'pending' || (r.lease_expires !== null && r.lease_expires <= now) || workerGone(r.worker));
       for (const r of rows) {
         if (held.has(r.partition)) continue;
         const { released, exhausted } = claimCount(r, worker, opts.maxAttempts);
