@@ -48,7 +48,9 @@ const POSTGRES_PASS = [
 function runTests(testFiles, env) {
   const result = spawnSync(
     process.execPath,
-    ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...testFiles],
+    ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', '--test-reporter-destination=stdout',
+      // the slowest files, printed at the end (CI's time budget is spent where this list says)
+      `--test-reporter=${join(root, 'tests', 'file-durations-reporter.mjs')}`, '--test-reporter-destination=stdout', ...testFiles],
     { cwd: root, stdio: 'inherit', env },
   );
   return result.status ?? 1;
