@@ -1,7 +1,7 @@
 /**
  * crawl.index.overlap: with -i, a round's index and clean run while the next round generates, fetches
- * and parses, and that round's updatedb waits for them; off (or where the CrawlDb is written before the
- * next fetch), bin/crawl's strict sequence. A failed index fails the crawl, never unhandled.
+ * and parses, and that round's updatedb waits for them; off (the default, or where the CrawlDb is
+ * written before the next fetch), bin/crawl's strict sequence. A failed index fails the crawl, never unhandled.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -45,13 +45,15 @@ function stubStages(log: string[], rounds: number, hooks: Hooks = {}): CrawlStag
   };
 }
 
+const ON = { 'crawl.index.overlap': 'true' };
+
 function context(t: Parameters<typeof fixtureContext>[0], defines: Record<string, string> = {}) {
   // -i checks its index writers before round 1: the built-in indexer-sqlite must be there
   return fixtureContext(t, { includeBuiltins: true, defines: { 'http.agent.name': 'overlap-test', ...defines } });
 }
 
-test('with -i, round 1 is indexed while round 2 fetches; round 2 merges only after round 1 is cleaned', { timeout: 30_000 }, async (t) => {
-  const ctx = context(t);
+test('with -i and crawl.index.overlap, round 1 is indexed while round 2 fetches; round 2 merges only after round 1 is cleaned', { timeout: 30_000 }, async (t) => {
+  const ctx = context(t, ON);
   const log: string[] = [];
   let fetched2!: () => void;
   const fetch2 = new Promise<void>((resolve) => (fetched2 = resolve));
@@ -81,11 +83,11 @@ test('with -i, round 1 is indexed while round 2 fetches; round 2 merges only aft
 
 const STRICT = (rounds: number) => Array.from({ length: rounds }, (_, i) => ['generate', 'fetch', 'parse', 'updatedb', 'invertlinks', 'dedup', 'index', 'clean'].flatMap((st) => st === 'generate' ? [`generate:${i + 1}`] : [`${st}:${i + 1}`, `${st}:${i + 1}:end`])).flat().concat(`generate:${rounds + 1}`);
 
-test('crawl.index.overlap=false, generate.update.crawldb and --hostdbupdate keep bin/crawl\'s strict sequence', async (t) => {
+test('by default, and with generate.update.crawldb or --hostdbupdate, crawl -i keeps bin/crawl\'s strict sequence', async (t) => {
   for (const [defines, args] of [
-    [{ 'crawl.index.overlap': 'false' }, {}],
-    [{ 'generate.update.crawldb': 'true' }, {}],
-    [{}, { hostDbUpdate: true }],
+    [{}, {}],
+    [{ ...ON, 'generate.update.crawldb': 'true' }, {}],
+    [ON, { hostDbUpdate: true }],
   ] as const) {
     const log: string[] = [];
     // index yields to the event loop a few times: time enough for a wrongly overlapped generate to start
@@ -98,14 +100,14 @@ test('crawl.index.overlap=false, generate.update.crawldb and --hostdbupdate keep
 
 test('without -i nothing overlaps', async (t) => {
   const log: string[] = [];
-  await crawl(context(t), stubStages(log, 2), { crawlDir: tempDir(t), rounds: -1 });
+  await crawl(context(t, ON), stubStages(log, 2), { crawlDir: tempDir(t), rounds: -1 });
   assert.deepEqual(log, STRICT(2).filter((e) => !e.startsWith('index') && !e.startsWith('clean')));
 });
 
 test('an index that fails beside the next round fails the crawl with its error; the next round does not merge', async (t) => {
   const log: string[] = [];
   const stages = stubStages(log, 3, { index: (r) => { if (r === 1) throw Object.assign(new Error('index writer broke'), { code: 'NUTCH_TEST_INDEX' }); } });
-  await assert.rejects(crawl(context(t), stages, { crawlDir: tempDir(t), rounds: -1, index: true }), { code: 'NUTCH_TEST_INDEX' });
+  await assert.rejects(crawl(context(t, ON), stages, { crawlDir: tempDir(t), rounds: -1, index: true }), { code: 'NUTCH_TEST_INDEX' });
   assert.ok(!log.includes('clean:1'), 'no clean after the failed index');
   assert.ok(!log.includes('updatedb:2'), 'round 2 is not merged');
 });

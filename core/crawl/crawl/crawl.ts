@@ -7,7 +7,7 @@
  * follows, so their start-up overlaps it); `collectGarbage`, when given, runs after every stage
  * (and in the parse workers after a round's parse, once they have parsed WORKER_GC_MIN_PAGES pages).
  *
- * With `-i` and crawl.index.overlap (default true), a round's index and clean run while the next round
+ * With `-i` and crawl.index.overlap (default false), a round's index and clean run while the next round
  * generates, fetches and parses; that round's updatedb waits for them, so the index sees the CrawlDb
  * bin/crawl's strict sequence would show it (nothing else writes the CrawlDb in between) and a round's
  * segment is marked done only after its clean, as before: a kill in the overlap leaves two open
@@ -386,7 +386,7 @@ function warnIfNoAnchors(ctx: NutchContext, summary: Counters): void {
  * selected URLs, and the HostDb options run updatehostdb and sitemap stages before generate.
  */
 function overlapAllowed(ctx: NutchContext, args: CrawlArgs): boolean {
-  if (!ctx.conf.getBoolean('crawl.index.overlap', true)) return false;
+  if (!ctx.conf.getBoolean('crawl.index.overlap', false)) return false;
   if (ctx.conf.getBoolean('generate.update.crawldb', false)) return false;
   return !args.hostDbUpdate && (args.sitemapsFromHostDb ?? 'never') === 'never';
 }
