@@ -1,4 +1,6 @@
 /** What every engine's fetch-partition queue shares: who a worker is, and the error a superseded claim gets. */
+import { createHash } from 'node:crypto';
+import { readFileSync, readlinkSync } from 'node:fs';
 import os from 'node:os';
 import { NutchError } from '../errors.js';
 import type { PartitionClaim, PartitionState } from './interfaces.js';
@@ -31,9 +33,31 @@ export function exhaustedReason(r: PartitionRow, maxAttempts: number): string {
   return `claimed ${r.attempts - r.released} times without finishing (fetcher.partition.max.attempts=${maxAttempts}); last worker ${r.worker ?? '-'}`;
 }
 
-/** A worker id that names the machine and process: `host:pid:random`. */
+/**
+ * A worker id that names the machine and process: `host:pid:machine.random`. `machine` says which
+ * process table the pid belongs to (see machineKey), so a host name two machines share cannot make one
+ * take the other's live worker for gone.
+ */
 export function workerId(): string {
-  return `${os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
+  return `${os.hostname()}:${process.pid}:${machineKey()}.${Math.random().toString(36).slice(2, 8)}`;
+}
+
+let machine: string | undefined;
+
+/**
+ * Eight hex digits naming this process table: the kernel's boot id and this process's pid namespace
+ * (containers given one host name, clones of one VM image). Where /proc does not say, the host name
+ * and the start time of the OS (os.uptime) stand in.
+ */
+export function machineKey(): string {
+  if (machine) return machine;
+  let identity: string;
+  try {
+    identity = `${readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim()} ${readlinkSync('/proc/self/ns/pid')}`;
+  } catch {
+    identity = `${os.hostname()} ${Math.round(Date.now() / 1000 - os.uptime())}`;
+  }
+  return (machine = createHash('sha256').update(identity).digest('hex').slice(0, 8));
 }
 
 /** Whether a process of this host runs: signal 0 checks without sending (EPERM: it runs as another user). */
@@ -47,10 +71,12 @@ function processRuns(pid: number): boolean {
 }
 
 /**
- * True when a worker id names a process of this host that no longer runs (killed with -9, crashed,
- * stopped at once by a second signal): its claims are taken over at once instead of after their
- * lease, as a writer lock whose process is gone on this host is broken (DESIGN §5). A worker of
- * another host, or one that still runs (frozen too), keeps its claim until the lease ends.
+ * True when a worker id names a process of this process table (same host name and machineKey) that no
+ * longer runs (killed with -9, crashed, stopped at once by a second signal): its claims are taken over at
+ * once instead of after their lease, as a writer lock whose process is gone on this host is broken
+ * (DESIGN §5). A worker of another machine, an id not made by workerId(), or a process that still runs
+ * (frozen too) keeps its claim until the lease ends: a wrong "gone" would put two workers on one host's
+ * queue, a wrong "running" only costs the wait.
  */
 export function workerGone(worker: string | null): boolean {
   if (!worker) return false;
@@ -58,7 +84,8 @@ export function workerGone(worker: string | null): boolean {
   if (parts.length < 3) return false;
   const pid = Number(parts[parts.length - 2]);
   const host = parts.slice(0, -2).join(':');
-  return host === os.hostname() && Number.isInteger(pid) && pid > 0 && pid !== process.pid && !processRuns(pid);
+  const sameTable = host === os.hostname() && parts[parts.length - 1]!.startsWith(`${machineKey()}.`);
+  return sameTable && Number.isInteger(pid) && pid > 0 && pid !== process.pid && !processRuns(pid);
 }
 
 export function leaseLost(claim: PartitionClaim, where: string): NutchError {

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { machineKey } from '../../core/storage/partition-claim.js';
 import { type ConformanceHarness, collect, datum, eventually } from './conformance-harness.js';
 
 export function fetchPartitionConformance(H: () => ConformanceHarness): void {
@@ -188,8 +189,8 @@ export function fetchPartitionConformance(H: () => ConformanceHarness): void {
     const h = await H().make(t);
     const seg = await h.engine.createSegment(h.p('crawl/segments'));
     t.after(() => seg.close());
-    for (let p = 0; p < 3; p++) {
-      const w = await seg.openWriter('crawl_generate', p, { totalPartitions: 3 });
+    for (let p = 0; p < 4; p++) {
+      const w = await seg.openWriter('crawl_generate', p, { totalPartitions: 4 });
       await w.append([{ url: `http://h${p}/`, value: datum(p) }]);
       await w.finish();
       await w.close();
@@ -198,14 +199,17 @@ export function fetchPartitionConformance(H: () => ConformanceHarness): void {
     const dead = spawnSync(process.execPath, ['-e', '']).pid;
     const q = seg.fetchPartitions();
     const long = { leaseMs: 60_000, maxAttempts: 4 };
-    const remote = (await q.claim(`another-host.example:${dead}:far`, long)).claim!;
-    const running = (await q.claim(`${os.hostname()}:${process.ppid}:alive`, long)).claim!;
-    const killed = (await q.claim(`${os.hostname()}:${dead}:gone`, long)).claim!;
-    assert.deepEqual([remote.partition, running.partition, killed.partition], [0, 1, 2]);
+    const here = os.hostname();
+    const remote = (await q.claim(`another-host.example:${dead}:${machineKey()}.far`, long)).claim!;
+    // the same host name on another machine (or in another pid namespace): its pid says nothing here
+    const namesake = (await q.claim(`${here}:${dead}:0000ffff.twin`, long)).claim!;
+    const running = (await q.claim(`${here}:${process.ppid}:${machineKey()}.alive`, long)).claim!;
+    const killed = (await q.claim(`${here}:${dead}:${machineKey()}.gone`, long)).claim!;
+    assert.deepEqual([remote.partition, namesake.partition, running.partition, killed.partition], [0, 1, 2, 3]);
     const next = (await q.claim('worker-resume', long)).claim;
     assert.ok(next, 'the dead worker\'s partition is claimable before its 60 s lease ends');
-    assert.deepEqual([next.partition, next.attempt], [2, 2]);
-    assert.equal((await q.claim('worker-resume', long)).claim, null, 'a remote worker and a running one keep their claims until the lease ends');
+    assert.deepEqual([next.partition, next.attempt], [3, 2]);
+    assert.equal((await q.claim('worker-resume', long)).claim, null, 'a remote worker, a namesake host\'s and a running one keep their claims until the lease ends');
     await assert.rejects(q.renew(killed, 60_000), { code: 'NUTCH_LEASE_LOST' });
   });
 
