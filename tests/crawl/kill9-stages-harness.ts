@@ -96,11 +96,10 @@ const CONF = {
   'fetcher.server.delay': 0,
   // small batches: many commits, so a kill lands between them
   'storage.batch.size': 2,
-  // a killed fetch's partitions are claimed again after 10 s, not a minute; a live fetch on a loaded
-  // machine (event loop stalled by start-ups) may still lose its own lease now and then and claim the
-  // partition again, which costs an attempt: hence more than the default 4
+  // a killed fetch's partitions are claimed again after 10 s, not a minute. Not shorter: on PostgreSQL a
+  // batch's transaction that stands idle past the lease on a loaded machine is ended by the server and its
+  // URLs fetched again (a worker's own expired lease no longer costs an attempt: docs/scale-out.md)
   'fetcher.partition.lease': 10,
-  'fetcher.partition.max.attempts': 20,
   'parser.worker.threads': 1,
   'linkdb.ignore.internal.links': false,
 };
