@@ -27,7 +27,7 @@ const BLOCKS = new Set(['p', 'div', 'br', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'l
 const SKIPPED = new Set(['script', 'style', 'head']);
 
 export function extractEpub(bytes: Uint8Array, limits: ExtractLimits): ExtractedDocument {
-  const zip = new ZipArchive(bytes, limits.maxExpandedBytes);
+  const zip = new ZipArchive(bytes, limits);
   const container = zip.readText('META-INF/container.xml');
   if (container === null) throw new DocumentError('the archive has no META-INF/container.xml: not an EPUB', 'invalid');
   let opfPath = '';

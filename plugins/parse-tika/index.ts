@@ -41,6 +41,7 @@ export class TikaParser implements Parser {
     this.limits = {
       maxTextChars: maxChars < 0 ? Number.MAX_SAFE_INTEGER : maxChars,
       maxExpandedBytes: ctx.conf.getInt('tika.zip.max.bytes', 67108864),
+      maxExpansionRatio: ctx.conf.getInt('tika.zip.max.ratio', 100),
       maxPdfDecodedBytes: pdfBytes < 0 ? Number.MAX_SAFE_INTEGER : pdfBytes,
     };
   }

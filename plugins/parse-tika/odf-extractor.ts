@@ -13,7 +13,7 @@ import { ZipArchive } from './zip-archive.js';
 const LINE_ELEMENTS = new Set(['text:p', 'text:h', 'text:list-item', 'table:table-row', 'draw:page', 'table:table']);
 
 export function extractOdf(bytes: Uint8Array, limits: ExtractLimits): ExtractedDocument {
-  const zip = new ZipArchive(bytes, limits.maxExpandedBytes);
+  const zip = new ZipArchive(bytes, limits);
   const doc = new DocumentBuilder(limits.maxTextChars);
   readCoreProperties(zip, 'meta.xml', doc);
   const content = zip.textPieces('content.xml');

@@ -21,7 +21,7 @@ export function ooxmlKind(contentType: string): OoxmlKind | null {
 }
 
 export function extractOoxml(bytes: Uint8Array, kind: OoxmlKind, limits: ExtractLimits): ExtractedDocument {
-  const zip = new ZipArchive(bytes, limits.maxExpandedBytes);
+  const zip = new ZipArchive(bytes, limits);
   if (!zip.has('[Content_Types].xml')) throw new DocumentError('the archive has no [Content_Types].xml: not an Office Open XML document', 'invalid');
   const doc = new DocumentBuilder(limits.maxTextChars);
   readCoreProperties(zip, 'docProps/core.xml', doc);

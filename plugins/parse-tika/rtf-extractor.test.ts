@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { extractRtf } from './rtf-extractor.js';
 
-const limits = { maxTextChars: 100_000, maxExpandedBytes: 1 << 20, maxPdfDecodedBytes: 1 << 20 };
+const limits = { maxTextChars: 100_000, maxExpandedBytes: 1 << 20, maxExpansionRatio: 100, maxPdfDecodedBytes: 1 << 20 };
 const rtf = (s: string) => new TextEncoder().encode(s);
 
 test('rtf: \\constructor and \\toString in \\info are unknown fields, not the title or a date', () => {

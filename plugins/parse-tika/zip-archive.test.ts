@@ -17,7 +17,7 @@ const text = Array.from({ length: 15_000 }, (_, i) => `a${i}é€😀`).join(' '
 
 for (const level of [0, 6] as const) {
   test(`textPieces: a ${level ? 'deflated' : 'stored'} part of ${(strToU8(text).length / 1024).toFixed(0)} KB comes in several pieces that join to its text`, () => {
-    const zip = new ZipArchive(zipSync({ 'part.xml': [strToU8(text), { level }] }), 64 << 20);
+    const zip = new ZipArchive(zipSync({ 'part.xml': [strToU8(text), { level }] }), { maxExpandedBytes: 64 << 20, maxExpansionRatio: 100 });
     const pieces = [...zip.textPieces('part.xml')!];
     assert.ok(pieces.length >= 3, `${pieces.length} pieces`);
     assert.ok(pieces.every((p) => !p.includes('\ufffd')), 'no sequence is broken at a piece boundary');
@@ -28,7 +28,7 @@ for (const level of [0, 6] as const) {
 }
 
 test('textPieces: a part expanding past the budget fails while iterating, after the pieces within it', () => {
-  const zip = new ZipArchive(zipSync({ 'bomb.xml': [new Uint8Array(8 << 20), { level: 9 }] }), 1 << 20);
+  const zip = new ZipArchive(zipSync({ 'bomb.xml': [new Uint8Array(8 << 20), { level: 9 }] }), { maxExpandedBytes: 1 << 20, maxExpansionRatio: -1 });
   const seen: number[] = [];
   assert.throws(() => {
     for (const piece of zip.textPieces('bomb.xml')!) seen.push(piece.length);
@@ -36,8 +36,26 @@ test('textPieces: a part expanding past the budget fails while iterating, after 
   assert.ok(seen.length > 0 && seen.reduce((a, b) => a + b, 0) <= 1 << 20, `read ${seen.length} pieces within the budget first`);
 });
 
+test('tika.zip.max.ratio: a part expanding 1000:1 fails once past 1 MiB, long before tika.zip.max.bytes; -1 reads it to the byte budget', () => {
+  const bomb = zipSync({ 'bomb.xml': [new Uint8Array(8 << 20), { level: 9 }] });
+  let read = 0;
+  assert.throws(() => {
+    for (const piece of new ZipArchive(bomb, { maxExpandedBytes: 64 << 20, maxExpansionRatio: 100 }).textPieces('bomb.xml')!) read += piece.length;
+  }, (err: unknown) => err instanceof DocumentError && err.failure === 'bomb' && /more than tika\.zip\.max\.ratio \(100\) times its compressed bytes while reading bomb\.xml/.test(err.message));
+  assert.ok(read <= 2 << 20, `stopped after ${read} bytes, within a step of the 1 MiB threshold`);
+  // without the ratio check the same part reads whole (8 MiB within the 64 MiB budget)
+  let whole = 0;
+  for (const piece of new ZipArchive(bomb, { maxExpandedBytes: 64 << 20, maxExpansionRatio: -1 }).textPieces('bomb.xml')!) whole += piece.length;
+  assert.equal(whole, 8 << 20);
+});
+
+test('tika.zip.max.ratio: a stored (uncompressed) part of several MiB is read whole (ratio 1)', () => {
+  const body = new Uint8Array(3 << 20).fill(0x61);
+  assert.equal(new ZipArchive(zipSync({ 'big.xml': [body, { level: 0 }] }), { maxExpandedBytes: 64 << 20, maxExpansionRatio: 100 }).readText('big.xml')!.length, 3 << 20);
+});
+
 test('a DOCX body many pieces long is extracted whole, every paragraph in order', () => {
   const body = Array.from({ length: 6_000 }, (_, i) => `paragraph ${i} ÆØÅ 中文 😀 end${i}`);
-  const doc = extractOoxml(buildDocx({ title: 'long', body, links: [] }), 'docx', { maxTextChars: 10 << 20, maxExpandedBytes: 64 << 20, maxPdfDecodedBytes: 128 << 20 });
+  const doc = extractOoxml(buildDocx({ title: 'long', body, links: [] }), 'docx', { maxTextChars: 10 << 20, maxExpandedBytes: 64 << 20, maxExpansionRatio: 100, maxPdfDecodedBytes: 128 << 20 });
   assert.equal(doc.text, body.join('\n'));
 });

@@ -2,7 +2,9 @@
  * A zip reader for the packaged document formats (OOXML, ODF, EPUB), built to survive hostile input:
  * the central directory is read from the end of the file; an entry is inflated in small input steps
  * with fflate's streaming Inflate, so a zip bomb is stopped as soon as the document's expanded bytes
- * pass `tika.zip.max.bytes` — its declared sizes are never trusted. Parts are handed to the XML
+ * pass `tika.zip.max.bytes`, or, past RATIO_THRESHOLD_BYTES, `tika.zip.max.ratio` times the compressed
+ * bytes read (Tika's SecureContentHandler rule: a bomb is caught after a few MB of inflating, not 64,
+ * so its garbage never fills a parse worker's malloc arenas) — its declared sizes are never trusted. Parts are handed to the XML
  * reader as text pieces decoded while inflating (textPieces), so a large part costs the memory of a
  * piece, not of the part. Encrypted entries, ZIP64 and cut archives are DocumentErrors with the reason.
  */
@@ -22,16 +24,28 @@ const INFLATE_STEP = 1024;
 const MAX_ENTRIES = 20_000;
 /** Bytes of an entry handed on at once: inflated output is gathered to about this size before decoding. */
 const PIECE_BYTES = 64 * 1024;
+/** Expanded bytes after which the expansion ratio is checked (Tika's SecureContentHandler threshold: 1 M characters). */
+export const RATIO_THRESHOLD_BYTES = 1024 * 1024;
+
+export interface ZipLimits {
+  /** Bytes the document may expand to over all entries read (`tika.zip.max.bytes`). */
+  maxExpandedBytes: number;
+  /** Expanded bytes per compressed byte read, checked past RATIO_THRESHOLD_BYTES (`tika.zip.max.ratio`); -1: unchecked. */
+  maxExpansionRatio: number;
+}
 
 export class ZipArchive {
   private readonly entries = new Map<string, ZipEntry>();
   private readonly view: DataView;
   /** Expanded bytes left for this document, over all entries read. */
   private budget: number;
+  private expanded = 0;
+  /** Compressed bytes handed to the inflater so far, over all entries read. */
+  private compressedRead = 0;
 
-  constructor(private readonly bytes: Uint8Array, maxExpandedBytes: number) {
+  constructor(private readonly bytes: Uint8Array, private readonly limits: ZipLimits) {
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    this.budget = maxExpandedBytes;
+    this.budget = limits.maxExpandedBytes;
     this.readDirectory();
   }
 
@@ -88,6 +102,7 @@ export class ZipArchive {
     if (end > this.bytes.length) throw new DocumentError(`the archive entry ${name} runs past the end of the file (truncated)`, 'truncated');
     const data = this.bytes.subarray(start, end);
     if (entry.method === 0) {
+      this.compressedRead += data.length;
       this.spend(data.length, name);
       for (let i = 0; i < data.length; i += PIECE_BYTES) yield data.subarray(i, Math.min(i + PIECE_BYTES, data.length));
       return;
@@ -109,6 +124,7 @@ export class ZipArchive {
     });
     for (let i = 0; i < data.length; i += INFLATE_STEP) {
       const stepEnd = Math.min(i + INFLATE_STEP, data.length);
+      this.compressedRead += stepEnd - i;
       try {
         inflater.push(data.subarray(i, stepEnd), stepEnd === data.length);
       } catch (err) {
@@ -126,8 +142,13 @@ export class ZipArchive {
 
   private spend(n: number, name: string): void {
     this.budget -= n;
+    this.expanded += n;
     if (this.budget < 0) {
       throw new DocumentError(`the archive expands beyond tika.zip.max.bytes while reading ${name} (a zip bomb or an oversized document)`, 'bomb');
+    }
+    const ratio = this.limits.maxExpansionRatio;
+    if (ratio >= 0 && this.expanded > RATIO_THRESHOLD_BYTES && this.expanded > ratio * this.compressedRead) {
+      throw new DocumentError(`the archive expands more than tika.zip.max.ratio (${ratio}) times its compressed bytes while reading ${name} (${mib(this.expanded)} MiB from ${kib(this.compressedRead)} KiB: a zip bomb)`, 'bomb');
     }
   }
 
@@ -166,6 +187,9 @@ export class ZipArchive {
     }
   }
 }
+
+const mib = (n: number) => (n / 1048576).toFixed(1);
+const kib = (n: number) => (n / 1024).toFixed(0);
 
 function concat(chunks: Uint8Array[]): Uint8Array {
   if (chunks.length === 1) return chunks[0]!;
