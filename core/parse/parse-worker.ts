@@ -57,17 +57,21 @@ async function main(): Promise<void> {
       return;
     }
     if (retired) return; // the pool resends what it had queued here to another worker
+    let answer: Extract<FromWorker, { type: 'result' | 'error' }>;
     try {
       const out = await util.parse(m.content, m.forceAs);
-      post({ type: 'result', id: m.id, result: out.result, signature: out.signature, parser: out.parser });
+      answer = { type: 'result', id: m.id, result: out.result, signature: out.signature, parser: out.parser };
     } catch (err) {
-      post({ type: 'error', id: m.id, error: serializeError(err) });
+      answer = { type: 'error', id: m.id, error: serializeError(err) };
     }
-    const bufferBytes = process.memoryUsage().arrayBuffers;
+    const lent = m.lent && m.content.content.byteLength > 0 ? m.content.content : undefined;
+    const bufferBytes = process.memoryUsage().arrayBuffers - (lent?.byteLength ?? 0);
     if (bufferBytes > RETIRE_BUFFER_BYTES) {
       retired = true;
-      post({ type: 'retire', bufferBytes });
+      answer.retireBufferBytes = bufferBytes;
     }
+    if (lent) answer.lentBytes = lent;
+    post(answer, lent ? [lent.buffer as ArrayBuffer] : undefined);
   };
   // The pool sends the next page before this one is answered: one at a time, in order.
   let inbox = Promise.resolve();

@@ -4,7 +4,8 @@
  * with its own plugin repository built from a configuration snapshot, each parsing one Content at a
  * time with the next one already in its inbox (PIPELINE_DEPTH): a worker never waits for a message
  * round trip between pages, and is rarely woken from idle. Content bytes are copied into a fresh
- * buffer and transferred. `parser.timeout` (timed from when the worker starts the page, i.e. when the
+ * buffer and transferred, or, when the caller lends them (ParseRequest.lendBytes) and the page goes
+ * to an idle worker, moved there and back with the answer, so a 50 MB document is not held twice. `parser.timeout` (timed from when the worker starts the page, i.e. when the
  * page before it is answered) really abandons a runaway parse: the worker is terminated and replaced,
  * the page gets a FAILED parse, the page queued behind it goes back to the front of the queue, the
  * stage goes on. A worker that crashes fails only the page it was parsing. Memory: a big document
@@ -41,12 +42,23 @@ export interface ParsePoolOptions {
 export interface ParseRequest {
   /** Parse as this content type instead of the content's own (parsechecker -forceAs). */
   forceAs?: string;
+  /**
+   * The caller lends `content.content`: when the page goes to an idle worker and the bytes own their
+   * whole buffer, they are moved to the worker instead of copied and put back in `content.content`
+   * with the answer. Meanwhile `content.content` is empty, and it stays empty when the worker is lost
+   * on this page (parser.timeout, a crash): for callers that no longer need the bytes after a failed
+   * parse (the parse stage, which reads them from the segment). A page queued behind another is copied.
+   */
+  lendBytes?: boolean;
 }
 
 interface Job {
   id: number;
   content: Content;
+  /** content.content's length when queued (the bytes may be lent away meanwhile). */
+  bytes: number;
   forceAs?: string;
+  lendBytes?: boolean;
   resolve(o: ParseOutcome): void;
   reject(e: unknown): void;
 }
@@ -64,7 +76,7 @@ interface Slot {
 const PIPELINE_DEPTH = 2;
 /** Content at least this long is a big document: one at a time in the pool, never queued in a worker. */
 export const BIG_DOCUMENT_BYTES = 8 * 1024 * 1024;
-const isBig = (job: Job) => job.content.content.length >= BIG_DOCUMENT_BYTES;
+const isBig = (job: Job) => job.bytes >= BIG_DOCUMENT_BYTES;
 
 export class ParsePool {
   readonly size: number;
@@ -107,7 +119,7 @@ export class ParsePool {
     }
     if (this.initError) return Promise.reject(this.initError);
     return new Promise((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, content, forceAs: request.forceAs, resolve, reject });
+      this.queue.push({ id: this.nextId++, content, bytes: content.content.length, forceAs: request.forceAs, lendBytes: request.lendBytes, resolve, reject });
       this.pump();
     });
   }
@@ -194,9 +206,14 @@ export class ParsePool {
       slot.worker.ref();
       this.startTimer(slot);
     }
-    const bytes = new Uint8Array(job.content.content); // a copy: the caller keeps its bytes
-    const message: ToWorker = { type: 'parse', id: job.id, content: { ...job.content, content: bytes }, forceAs: job.forceAs };
+    // Lent bytes move only to an idle worker: a page waiting in a worker's inbox goes back to the
+    // queue when that worker is lost or retires, and must still have its bytes then.
+    const own = job.content.content;
+    const lent = !!job.lendBytes && slot.jobs.length === 1 && ownsWholeBuffer(own);
+    const bytes = lent ? own : new Uint8Array(own); // else a copy: the caller keeps its bytes
+    const message: ToWorker = { type: 'parse', id: job.id, content: { ...job.content, content: bytes }, forceAs: job.forceAs, lent };
     slot.worker.postMessage(message, [bytes.buffer as ArrayBuffer]);
+    if (lent) job.content.content = new Uint8Array(0);
   }
 
   /** Times the slot's first job, the one the worker is parsing now. */
@@ -242,18 +259,19 @@ export class ParsePool {
           return;
         }
         case 'result':
-          this.finishJob(slot, m.id, { result: m.result, signature: m.signature, parser: m.parser });
-          return;
         case 'error': {
           const job = slot.jobs[0];
-          if (job) this.finishJob(slot, m.id, failedOutcome(job.content, `Parse failed: ${m.error.message}`, ParseStatusMinor.FAILED_EXCEPTION));
+          if (!job || job.id !== m.id) return;
+          if (m.lentBytes) job.content.content = m.lentBytes;
+          // retire first: the pages queued behind this one go back to the queue, not to a worker that drops them
+          if (m.retireBufferBytes !== undefined) this.retire(slot, m.retireBufferBytes);
+          this.finishJob(slot, m.id, m.type === 'result'
+            ? { result: m.result, signature: m.signature, parser: m.parser }
+            : failedOutcome(job.content, `Parse failed: ${m.error.message}`, ParseStatusMinor.FAILED_EXCEPTION));
           return;
         }
         case 'log':
           this.log[m.level](m.msg, m.fields);
-          return;
-        case 'retire':
-          this.retire(slot, m.bufferBytes);
           return;
         default:
           return;
@@ -275,14 +293,16 @@ export class ParsePool {
     this.pump();
   }
 
-  /** Replaces a worker that answered its page but holds too much memory (parse-worker.ts). */
+  /**
+   * Replaces a worker that holds too much memory after the page it has just answered (parse-worker.ts):
+   * that page stays listed for finishJob; every job behind it was only waiting in the worker's inbox.
+   */
   private retire(slot: Slot, bufferBytes: number): void {
     if (slot.state === 'dead') return;
     this.stats.retired++;
     slot.state = 'dead';
     clearTimeout(slot.timer);
-    // its page is answered: every job still listed was only waiting in its inbox
-    this.queue.unshift(...slot.jobs.splice(0));
+    this.queue.unshift(...slot.jobs.splice(1));
     this.remove(slot);
     void slot.worker.terminate();
     this.log.debug(`Parse worker retired holding ${(bufferBytes / 1048576).toFixed(0)} MB of buffers after a page; replaced`);
@@ -352,6 +372,11 @@ export class ParsePool {
     clearTimeout(timer);
     await worker.terminate();
   }
+}
+
+/** Bytes that can be moved to a worker: a plain ArrayBuffer they span exactly (not a slice of a pool or a record). */
+function ownsWholeBuffer(bytes: Uint8Array): boolean {
+  return bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.byteLength > 0 && bytes.buffer instanceof ArrayBuffer;
 }
 
 function failedOutcome(content: Content, message: string, minor: number): ParseOutcome {

@@ -23,7 +23,8 @@ export interface WorkerInit {
 }
 
 export type ToWorker =
-  | { type: 'parse'; id: number; content: Content; forceAs?: string }
+  /** `lent`: content.content was moved here, not copied; it goes back with the answer (lentBytes). */
+  | { type: 'parse'; id: number; content: Content; forceAs?: string; lent?: boolean }
   /** A full garbage collection, sent to an idle worker between rounds (the crawl loop's collectGarbage). */
   | { type: 'collect-garbage' }
   | { type: 'close' };
@@ -37,15 +38,22 @@ export interface SerializedError {
 export type FromWorker =
   | { type: 'ready' }
   | { type: 'init-error'; error: SerializedError }
-  | { type: 'result'; id: number; result: ParseResult; signature: Uint8Array | null; parser?: string }
-  | { type: 'error'; id: number; error: SerializedError }
+  | ({ type: 'result'; id: number; result: ParseResult; signature: Uint8Array | null; parser?: string } & Answer)
+  | ({ type: 'error'; id: number; error: SerializedError } & Answer)
   | { type: 'log'; level: 'debug' | 'info' | 'warn' | 'error'; msg: string; fields?: Record<string, unknown> }
   /** `collected`: false when the worker had no gc() to call. */
   | { type: 'garbage-collected'; collected: boolean }
-  | { type: 'closed' }
-  /** Sent after a result when the worker is left holding more than RETIRE_BUFFER_BYTES of buffers:
-   * the pool replaces it (its memory all returns at once) and resends what it had queued for it. */
-  | { type: 'retire'; bufferBytes: number };
+  | { type: 'closed' };
+
+/** What every answer to a page carries besides the parse. */
+export interface Answer {
+  /** The lent content bytes, moved back. */
+  lentBytes?: Uint8Array;
+  /** Set when the worker is left holding more than RETIRE_BUFFER_BYTES of buffers after this page: it
+   * takes no more pages, and the pool replaces it (its memory all returns at once) and resends what
+   * it had queued there. */
+  retireBufferBytes?: number;
+}
 
 export function serializeError(err: unknown): SerializedError {
   if (err && typeof err === 'object') {

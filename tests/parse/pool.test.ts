@@ -53,6 +53,32 @@ test('pool: the caller keeps its content bytes (a copy is transferred)', async (
   }
 });
 
+test('pool: lent bytes move to an idle worker and come back with the answer; a page queued behind it and a slice of a larger buffer are copied', async () => {
+  const ctx = context();
+  try {
+    const pool = parsePoolOf(ctx);
+    await pool.ready();
+    const a = page('http://a.example/', 'text/html', '<title>lent a</title>');
+    const b = page('http://b.example/', 'text/html', '<title>lent b</title>');
+    const [bytesA, bytesB] = [Array.from(a.content), Array.from(b.content)];
+    const outs = [pool.parse(a, { lendBytes: true }), pool.parse(b, { lendBytes: true })];
+    assert.equal(a.content.length, 0, 'moved to the idle worker, not copied');
+    assert.equal(b.content.length, bytesB.length, 'queued in the busy worker: a copy');
+    const [outA, outB] = await Promise.all(outs);
+    assert.deepEqual(Array.from(a.content), bytesA, 'back with the answer');
+    assert.deepEqual(Array.from(b.content), bytesB);
+    assert.equal(outA.result.parses['http://a.example/']!.data.title, 'lent a');
+    assert.equal(outB.result.parses['http://b.example/']!.data.title, 'lent b');
+    const record = new TextEncoder().encode('--<title>slice</title>');
+    const slice = createContent({ url: 'http://c.example/', contentType: 'text/html', content: record.subarray(2) });
+    const out = pool.parse(slice, { lendBytes: true });
+    assert.equal(slice.content.length, record.length - 2, 'a slice is copied: its buffer holds more than the page');
+    assert.equal((await out).result.parses['http://c.example/']!.data.title, 'slice');
+  } finally {
+    await ctx.close();
+  }
+});
+
 test('pool: parser.timeout abandons a runaway parse, replaces the worker, and the next page parses', async () => {
   const ctx = context({ 'parser.timeout': '1' });
   try {
@@ -223,7 +249,9 @@ test('pool: a worker left holding more than RETIRE_BUFFER_BYTES after a page ret
   try {
     const pool = parsePoolOf(ctx);
     const thread = async (path: string) => {
-      const out = await pool.parse(createContent({ url: `http://r.example${path}`, contentType: 'application/x-retain', content: new Uint8Array(16) }));
+      const content = createContent({ url: `http://r.example${path}`, contentType: 'application/x-retain', content: new Uint8Array(16).fill(7) });
+      const out = await pool.parse(content, { lendBytes: true });
+      assert.deepEqual(Array.from(content.content), new Array(16).fill(7), `${path}: lent bytes back, the retiring worker's answer included`);
       return Object.values(out.result.parses)[0]!.data.parseMeta['test.thread']![0];
     };
     const first = await thread('/a');

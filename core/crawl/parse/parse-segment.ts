@@ -63,7 +63,7 @@ export async function parse(ctx: NutchContext, args: ParseArgs, opts: StageOptio
     }
     for (const part of already) await segment.dropPart(part); // -force or unfinished: the old parse goes first, never mixed with the new
 
-    const parser = await SegmentParser.create(ctx, { normalize: !args.noNormalize, filter: !args.noFilter });
+    const parser = await SegmentParser.create(ctx, { normalize: !args.noNormalize, filter: !args.noFilter, lendBytes: true });
     const timeoutsBefore = parser.pool.stats.timeouts;
     const total = await partitionCountOf(segment, 'content');
     let done = 0;
@@ -105,9 +105,9 @@ async function parsePartition(
   };
   const buffer = new ParseRecordBuffer(batchSize);
   const flush = () => buffer.flushTo(writers);
-  const inFlight: { content: Content; started: number; result: Promise<SegmentParseResult | Error> }[] = [];
+  const inFlight: { content: Content; bytes: number; started: number; result: Promise<SegmentParseResult | Error> }[] = [];
   const drainOne = async () => {
-    const { content, started, result } = inFlight.shift()!;
+    const { content, bytes, started, result } = inFlight.shift()!;
     const r = await result;
     onPage();
     if (r instanceof Error) {
@@ -126,7 +126,7 @@ async function parsePartition(
       const status = r.outcome!.result.parses[content.url]?.data.status;
       ctx.log.warn(`Error parsing: ${content.url.slice(0, 300)}: ${status?.args.join(' ') ?? 'failed'}`, { url: content.url.slice(0, 300) });
     }
-    emit({ type: 'page', stage: 'parse', url: content.url, status: r.status!, bytes: content.content.length, ms: Date.now() - started });
+    emit({ type: 'page', stage: 'parse', url: content.url, status: r.status!, bytes, ms: Date.now() - started });
     if (buffer.add(r.records!)) await flush();
   };
   let complete = true;
@@ -136,7 +136,8 @@ async function parsePartition(
         complete = false;
         break;
       }
-      inFlight.push({ content, started: Date.now(), result: parser.parse(content, segment.name).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err)))) });
+      // the bytes are lent to a parse worker (SegmentParser lendBytes): their length is taken now
+      inFlight.push({ content, bytes: content.content.length, started: Date.now(), result: parser.parse(content, segment.name).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err)))) });
       if (inFlight.length >= window) await drainOne();
     }
     while (inFlight.length) await drainOne();

@@ -68,22 +68,27 @@ export class SegmentParser {
   readonly stats: OutlinkStats = emptyOutlinkStats();
   private readonly skipTruncated: boolean;
 
-  private constructor(ctx: NutchContext, readonly pool: ParsePool, readonly processor: ParseOutputProcessor) {
+  private constructor(ctx: NutchContext, readonly pool: ParsePool, readonly processor: ParseOutputProcessor, private readonly lendBytes: boolean) {
     this.skipTruncated = ctx.conf.getBoolean('parser.skip.truncated', true);
   }
 
-  /** Starts the parse workers and every chain the output needs (plugin start failures surface here). */
-  static async create(ctx: NutchContext, opts: ParseOutputOptions & { workers?: number } = {}): Promise<SegmentParser> {
+  /**
+   * Starts the parse workers and every chain the output needs (plugin start failures surface here).
+   * `lendBytes`: the content was read from a segment and is not written again, so its bytes are lent
+   * to the worker (ParseRequest.lendBytes) instead of copied; the fetcher's inline parse writes the
+   * content after parsing it and keeps the copy.
+   */
+  static async create(ctx: NutchContext, opts: ParseOutputOptions & { workers?: number; lendBytes?: boolean } = {}): Promise<SegmentParser> {
     const pool = parsePoolOf(ctx, { defaultSize: opts.workers });
     await pool.ready();
     const processor = await ParseOutputProcessor.create(ctx, opts);
-    return new SegmentParser(ctx, pool, processor);
+    return new SegmentParser(ctx, pool, processor, !!opts.lendBytes);
   }
 
   async parse(content: Content, segmentName: string): Promise<SegmentParseResult> {
     const skipped = skipReason(content, this.skipTruncated);
     if (skipped) return { skipped, signature: null };
-    const outcome = await this.pool.parse(content);
+    const outcome = await this.pool.parse(content, { lendBytes: this.lendBytes });
     const records = this.processor.recordsFor(content, outcome, segmentName, this.stats);
     const canonical = outcome.result.parses[content.url] ?? Object.values(outcome.result.parses)[0];
     const status = MAJOR_NAMES[canonical?.data.status.majorCode ?? ParseStatusCode.FAILED] ?? 'failed';
