@@ -70,6 +70,8 @@ interface Slot {
   jobs: Job[];
   timer?: NodeJS.Timeout;
   ready: Promise<void>;
+  /** Rejects `ready` (a no-op once it settled). */
+  failReady(e: Error): void;
 }
 
 /** Jobs in flight per worker: the one being parsed and the next. */
@@ -108,6 +110,7 @@ export class ParsePool {
     while (this.slots.filter((s) => s.state !== 'dead').length < this.size) this.spawn();
     await Promise.all(this.slots.map((s) => s.ready));
     if (this.initError) throw this.initError;
+    this.ensureOpen();
   }
 
   parse(content: Content, request: ParseRequest = {}): Promise<ParseOutcome> {
@@ -159,6 +162,8 @@ export class ParsePool {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    // a worker still starting never says ready once stopped: whoever awaits ready() learns it closed
+    for (const s of this.slots) if (s.state === 'starting') s.failReady(new NutchError('NUTCH_CLOSED', 'The parse pool was closed while its workers were starting.'));
     for (const job of this.queue.splice(0)) job.reject(new NutchError('NUTCH_CLOSED', `The parse pool is closed; ${job.content.url} was not parsed.`, { url: job.content.url }));
     await Promise.all(this.slots.map((s) => this.stopSlot(s)));
     this.slots.length = 0;
@@ -240,7 +245,7 @@ export class ParsePool {
       markFailed = rej;
     });
     ready.catch(() => {});
-    const slot: Slot = { worker, state: 'starting', jobs: [], ready };
+    const slot: Slot = { worker, state: 'starting', jobs: [], ready, failReady: (e) => markFailed(e) };
     this.slots.push(slot);
     worker.on('message', (m: FromWorker) => {
       switch (m.type) {

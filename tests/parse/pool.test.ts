@@ -172,6 +172,19 @@ test('pool: forceAs parses as another content type', async () => {
   }
 });
 
+test('pool: ready() awaited while the pool closes with its workers still starting rejects NUTCH_CLOSED (it never settled: the stopped worker never says ready)', { timeout: 60_000 }, async () => {
+  const ctx = context();
+  try {
+    const pool = parsePoolOf(ctx);
+    const ready = assert.rejects(pool.ready(), { code: 'NUTCH_CLOSED' });
+    await pool.close();
+    await ready;
+    await assert.rejects(pool.ready(), { code: 'NUTCH_CLOSED' });
+  } finally {
+    await ctx.close();
+  }
+});
+
 test('pool: a plugin whose start() throws in the worker fails ready() and parse() with NUTCH_PLUGIN_START_FAILED', async () => {
   const ctx = context({}, ['parse-start-fails']);
   try {
