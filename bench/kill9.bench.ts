@@ -16,7 +16,8 @@
  */
 import { createHash } from 'node:crypto';
 import { loadavg } from 'node:os';
-import { KILL_STAGES, chainWebOptions, runKillChain, type StageTrial } from '../tests/crawl/kill9-stages-harness.js';
+import { KILL_STAGES, WAIT_MS, chainWebOptions, runKillChain, type StageTrial } from '../tests/crawl/kill9-stages-harness.js';
+import { describeSessions, waitForSessionsGone } from '../tests/crawl/kill9-pg-sessions.js';
 import { startPostgres } from '../tests/helpers/postgres-server.js';
 import { startTestWeb } from '../tests/web/test-web.js';
 
@@ -42,6 +43,7 @@ for (let seed = first; seed < first + chains; seed++) {
   try {
     await runKillChain({
       web, seed, storageUrl, reference: 'child', conf: { 'plugin.includes': PLUGINS },
+      ...(server ? { diagnose: () => describeSessions(server.url), afterKill: (pid: number) => waitForSessionsGone(server.url, pid, WAIT_MS.killed) } : {}),
       onTrial: (r) => {
         trials.push(r);
         console.log(`seed ${seed} ${r.stage}: killed ${r.killAfterMs} ms into ${r.windowMs} ms, left ${r.left}${r.storedBeforeKill !== undefined ? ` (${r.storedBeforeKill} stored)` : ''}${r.reran ? '' : ', not run again'}: ok`);
@@ -50,7 +52,9 @@ for (let seed = first; seed < first + chains; seed++) {
     console.log(`seed ${seed}: chain passed in ${((performance.now() - t0) / 1000).toFixed(0)} s; load average ${load()}`);
   } catch (err) {
     failedChains++;
-    console.log(`seed ${seed}: FAILED ${(err as Error).message.split('\n').slice(0, 8).join('\n  ')}`);
+    // the head says which step, the tail what went wrong (a command's stderr ends with its error)
+    const lines = (err as Error).message.split('\n');
+    console.log(`seed ${seed}: FAILED ${(lines.length > 30 ? [...lines.slice(0, 4), '…', ...lines.slice(-24)] : lines).join('\n  ')}`);
   } finally {
     await web.close();
   }

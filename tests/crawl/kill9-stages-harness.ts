@@ -32,6 +32,7 @@ import { join } from 'node:path';
 import { runNutch, startNutch, type CliResult } from '../helpers/cli.js';
 import type { TestWeb, TestWebOptions } from '../web/test-web.js';
 import { prng } from '../web/web-model.js';
+import { within } from '../helpers/within.js';
 import { linesMissingFrom, snapshotCrawl, type CrawlSnapshot, type SegmentSnapshot } from './kill9-snapshot.js';
 
 export const KILL_STAGES = ['inject', 'generate', 'fetch', 'parse', 'updatedb', 'invertlinks', 'dedup', 'index', 'clean', 'crawl'] as const;
@@ -67,7 +68,10 @@ export interface ChainOptions {
   /**
    * How the reference runs each command: 'child' measures the window as the trial sees it (from the
    * `started` line to exit); 'in-process' (runNutch) saves the start-up of ten child processes, and
-   * measures a warm run, so its window is shorter and kills land early in the stage's work.
+   * measures a warm run, so its window is shorter and kills land early in the stage's work. The
+   * re-run after each kill runs the same way (in-process: what it finds was left by a dead process
+   * all the same — a stale lock, claims of a gone worker, sessions the server ended — and it saves ten
+   * more start-ups); the killed command is always a child.
    */
   reference: 'child' | 'in-process';
   /** Properties added to each directory's nutch-site.json (a test's smaller plugin set, say). */
@@ -77,6 +81,19 @@ export interface ChainOptions {
   onTrial?(t: StageTrial): void;
   /** Each step as it happens (reference run, kill, re-run), for a bench's or a replay's log. */
   log?(line: string): void;
+  /** What to add to the message of a step given up on (WAIT_MS): the database's sessions, say. */
+  diagnose?(): Promise<string>;
+  /**
+   * Waits, bounded, until what a killed child left on a server is gone before its stores are read
+   * (PostgreSQL: its sessions, which end only when their backends notice the closed socket).
+   */
+  afterKill?(pid: number): Promise<void>;
+  /**
+   * Checks, bounded, that a step run in this process (a command, a store read) left nothing open on a
+   * server once its context closed (PostgreSQL: no session of this process) — a pool never ended or a
+   * client never released fails here, naming the step, instead of holding a later close forever.
+   */
+  afterInProcess?(when: string): Promise<void>;
 }
 
 export interface StageTrial {
@@ -113,6 +130,12 @@ interface ChainDir {
   extra: Set<string>;
   /** Every segment name seen so far. */
   known: Set<string>;
+  /** ChainOptions.diagnose, for the message of a step given up on. */
+  diagnose(): Promise<string>;
+  afterKill(pid: number): Promise<void>;
+  afterInProcess(when: string): Promise<void>;
+  /** Whether re-runs run in the test's own process (ChainOptions.reference). */
+  inProcess: boolean;
 }
 
 function makeDir(opts: ChainOptions, seeds: string[]): ChainDir {
@@ -120,7 +143,7 @@ function makeDir(opts: ChainOptions, seeds: string[]): ChainDir {
   const storageUrl = opts.storageUrl(cwd);
   writeFileSync(join(cwd, 'nutch-site.json'), JSON.stringify({ ...CONF, ...opts.conf, ...(storageUrl ? { 'storage.url': storageUrl } : {}) }));
   writeFileSync(join(cwd, 'seeds.txt'), seeds.join('\n') + '\n');
-  return { cwd, storageUrl, extra: new Set(), known: new Set() };
+  return { cwd, storageUrl, extra: new Set(), known: new Set(), diagnose: opts.diagnose ?? (async () => ''), afterKill: opts.afterKill ?? (async () => {}), afterInProcess: opts.afterInProcess ?? (async () => {}), inProcess: opts.reference === 'in-process' };
 }
 
 function stageArgv(stage: KillStage, dir: ChainDir): string[] {
@@ -147,13 +170,40 @@ function stageArgv(stage: KillStage, dir: ChainDir): string[] {
 
 const STARTED = /^\S+ [a-z]+(?: \(round \d+\))?: started$/m;
 
-/** Runs a command as a child; with `killAfterMs`, SIGKILLs it that long after its first `started` line. */
-async function runChild(argv: string[], cwd: string, killAfterMs?: number): Promise<{ result: CliResult; workMs: number; exitedFirst: boolean }> {
+/**
+ * How long each step may take before the chain fails naming it (a stuck step, not a slow one: the
+ * windows measured at load 8-25 were 0.4-36 s). Every wait of the harness has one of these bounds.
+ */
+export const WAIT_MS = {
+  /** A child's `<stage>: started` line (Node start-up and plugin loading on a loaded machine). */
+  started: 120_000,
+  /** A command run to its end: uninterrupted, or a re-run (which may wait out a killed fetch's lease). */
+  command: 300_000,
+  /** A SIGKILLed child's exit and the close of its pipes. */
+  killed: 30_000,
+  /** A reference command run in the test's own process. */
+  inProcess: 300_000,
+  /** Reading every store of a directory. */
+  snapshot: 120_000,
+};
+
+/**
+ * Runs a command as a child; with `killAfterMs`, SIGKILLs it that long after its first `started` line.
+ * Every listener is attached before the first await (an exit is never missed), every wait is bounded
+ * (WAIT_MS), and a child given up on is killed, so no step can hold the chain without a message.
+ */
+async function runChild(argv: string[], dir: ChainDir, killAfterMs?: number): Promise<{ result: CliResult; workMs: number; exitedFirst: boolean; pid: number }> {
+  const cwd = dir.cwd;
   const { child, result } = startNutch(argv, { cwd, env: { NUTCH_CONF_DIR: cwd } });
+  const what = `\`nutch ${argv[0]}\` (pid ${child.pid ?? 'none'}) in ${cwd}`;
   let exited = false;
-  child.on('exit', () => (exited = true));
   let stderr = '';
-  const started = await new Promise<number | null>((resolve) => {
+  // resolves at the exit, or at a spawn failure (which emits 'error' and no 'exit')
+  const gone = new Promise<void>((resolve) => {
+    child.once('exit', () => { exited = true; resolve(); });
+    child.once('error', () => { exited = true; resolve(); });
+  });
+  const started = new Promise<number | null>((resolve) => {
     const onData = (c: string) => {
       stderr += c;
       if (STARTED.test(stderr)) {
@@ -162,40 +212,62 @@ async function runChild(argv: string[], cwd: string, killAfterMs?: number): Prom
       }
     };
     child.stderr.on('data', onData);
-    child.on('exit', () => resolve(null));
+    void gone.then(() => resolve(null));
   });
+  // the child's own end, whatever happens to this function: a spawn error rejects `result`
+  const ended = result.catch((err: Error) => ({ code: -1, stdout: '', stderr: `spawn failed: ${err.message}` }) satisfies CliResult);
+  const giveUp = async () => {
+    const state = exited ? `it had exited (code ${child.exitCode}, signal ${child.signalCode})` : 'it was still running and is now killed';
+    if (!exited) child.kill('SIGKILL');
+    return `${state}; stderr ends: ${stderr.slice(-1500)}${await dir.diagnose()}`;
+  };
+  const startedAt = await within(WAIT_MS.started, `the "started" line of ${what}`, started, giveUp);
   let exitedFirst = false;
-  if (killAfterMs !== undefined && started !== null) {
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, killAfterMs);
-      child.on('exit', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
+  if (killAfterMs !== undefined && startedAt !== null) {
+    // bounded by killAfterMs itself; an exit already seen ends it at once
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([gone, new Promise<void>((resolve) => (timer = setTimeout(resolve, killAfterMs)))]);
+    clearTimeout(timer);
     exitedFirst = exited;
     if (!exited) child.kill('SIGKILL');
   } else if (killAfterMs !== undefined) exitedFirst = true;
-  const r = await result;
-  return { result: r, workMs: started === null ? 0 : performance.now() - started, exitedFirst };
+  const r = await within(killAfterMs !== undefined && !exitedFirst ? WAIT_MS.killed : WAIT_MS.command, killAfterMs !== undefined && !exitedFirst ? `the exit of ${what}, SIGKILLed` : `the end of ${what}`, ended, giveUp);
+  return { result: r, workMs: startedAt === null ? 0 : performance.now() - startedAt, exitedFirst, pid: child.pid ?? 0 };
+}
+
+/** Runs a command to its end in the test's own process (runNutch), bounded. */
+async function runInProcess(argv: string[], dir: ChainDir): Promise<{ result: CliResult; workMs: number }> {
+  const t0 = performance.now();
+  const what = `\`nutch ${argv.join(' ')}\` in this process (${dir.cwd})`;
+  const result = await within(WAIT_MS.inProcess, what, runNutch(argv, { cwd: dir.cwd }), () => dir.diagnose());
+  const workMs = performance.now() - t0;
+  await dir.afterInProcess(what);
+  return { result, workMs };
 }
 
 /** Runs a command uninterrupted in the reference directory; returns its window. */
 async function runReference(mode: ChainOptions['reference'], stage: KillStage, dir: ChainDir): Promise<number> {
   const argv = stageArgv(stage, dir);
   if (mode === 'child') {
-    const { result, workMs } = await runChild(argv, dir.cwd);
+    const { result, workMs } = await runChild(argv, dir);
     assert.equal(result.code, 0, `reference ${argv.join(' ')}: ${result.stderr.slice(-2000)}`);
     return workMs;
   }
-  const t0 = performance.now();
-  const r = await runNutch(argv, { cwd: dir.cwd });
-  assert.equal(r.code, 0, `reference ${argv.join(' ')}: ${r.stderr.slice(-2000)}`);
-  return performance.now() - t0;
+  const { result, workMs } = await runInProcess(argv, dir);
+  assert.equal(result.code, 0, `reference ${argv.join(' ')}: ${result.stderr.slice(-2000)}`);
+  return workMs;
 }
 
-async function newestSegment(dir: ChainDir): Promise<string | undefined> {
-  const segs = (await snapshotCrawl(dir.cwd, dir.storageUrl)).segments.map((s) => s.name).sort();
+/** Every store of a directory read (kill9-snapshot.ts), bounded: a read that cannot end fails naming the directory. */
+async function snapshot(dir: ChainDir, when: string): Promise<CrawlSnapshot> {
+  const what = `the stores of ${dir.cwd} to be read ${when}`;
+  const snap = await within(WAIT_MS.snapshot, what, snapshotCrawl(dir.cwd, dir.storageUrl), () => dir.diagnose());
+  await dir.afterInProcess(what);
+  return snap;
+}
+
+function newestSegment(snap: CrawlSnapshot): string | undefined {
+  const segs = snap.segments.map((s) => s.name).sort();
   return segs.length ? join('crawl', 'segments', segs[segs.length - 1]!) : undefined;
 }
 
@@ -216,34 +288,36 @@ export async function runKillChain(opts: ChainOptions): Promise<StageTrial[]> {
   const random = prng(opts.seed);
   const trials: StageTrial[] = [];
   try {
-    let before = comparable(await snapshotCrawl(trial.cwd, trial.storageUrl), trial);
+    let before = comparable(await snapshot(trial, 'before the chain'), trial);
     for (const stage of KILL_STAGES) {
       const killed = !opts.stages || opts.stages.includes(stage);
       const log = opts.log ?? (() => {});
       const windowMs = await runReference(opts.reference, stage, ref);
       log(`${stage}: reference ran in ${Math.round(windowMs)} ms`);
-      if (stage === 'generate' || stage === 'crawl') ref.segment = await newestSegment(ref);
-      const expected = comparable(await snapshotCrawl(ref.cwd, ref.storageUrl), ref);
+      const refSnap = await snapshot(ref, `after the reference ${stage}`);
+      if (stage === 'generate' || stage === 'crawl') ref.segment = newestSegment(refSnap);
+      const expected = comparable(refSnap, ref);
       const killAfterMs = Math.floor(random() * windowMs);
       const where = `[kill9 chain seed ${opts.seed}, ${stage} killed ${killAfterMs} ms into a ${Math.round(windowMs)} ms window; ${trial.cwd}]`;
       try {
         if (!killed) {
-          const r = await runChild(stageArgv(stage, trial), trial.cwd);
+          const r = await runChild(stageArgv(stage, trial), trial);
           assert.equal(r.result.code, 0, r.result.stderr.slice(-2000));
         } else {
           const t = await killTrial(stage, trial, before, expected, opts.web, killAfterMs, log);
           trials.push({ ...t, windowMs: Math.round(windowMs) });
           opts.onTrial?.(trials[trials.length - 1]!);
         }
+        const snap = await snapshot(trial, `after ${stage} ran again`);
         if (stage === 'generate' || stage === 'crawl') {
           // the newest new segment is the round's; an older new one is a killed generate's (a re-run made another)
-          const names = (await snapshotCrawl(trial.cwd, trial.storageUrl)).segments.map((s) => s.name).filter((n) => !trial.known.has(n)).sort();
+          const names = snap.segments.map((s) => s.name).filter((n) => !trial.known.has(n)).sort();
           assert.ok(names.length > 0, `${stage} made a segment`);
           trial.segment = join('crawl', 'segments', names[names.length - 1]!);
           for (const n of names.slice(0, -1)) trial.extra.add(n);
           for (const n of names) trial.known.add(n);
         }
-        const after = comparable(await snapshotCrawl(trial.cwd, trial.storageUrl), trial);
+        const after = comparable(snap, trial);
         assertSameCrawl(after, expected, `after ${stage} ran again`);
         before = after;
       } catch (err) {
@@ -269,10 +343,11 @@ function assertSameCrawl(got: Comparable, want: Comparable, when: string): void 
 async function killTrial(stage: KillStage, dir: ChainDir, before: Comparable, expected: Comparable, web: TestWeb, killAfterMs: number, log: (line: string) => void): Promise<Omit<StageTrial, 'windowMs'>> {
   web.clearLog();
   const argv = stageArgv(stage, dir);
-  const first = await runChild(argv, dir.cwd, killAfterMs);
+  const first = await runChild(argv, dir, killAfterMs);
   log(`${stage}: ${first.exitedFirst ? `ended (exit ${first.result.code}) before the kill at` : 'killed'} ${killAfterMs} ms`);
   if (first.exitedFirst) assert.equal(first.result.code, 0, `${stage} ended before the kill, and failed: ${first.result.stderr.slice(-2000)}`);
-  const killed = comparable(await snapshotCrawl(dir.cwd, dir.storageUrl), dir);
+  else await dir.afterKill(first.pid);
+  const killed = comparable(await snapshot(dir, `after ${stage} was killed`), dir);
   assertOldOrNew(stage, killed, before, expected);
   const left = first.exitedFirst ? 'exited' : same(killed, before) ? 'old' : same(killed, expected) ? 'new' : 'partial';
 
@@ -284,7 +359,7 @@ async function killTrial(stage: KillStage, dir: ChainDir, before: Comparable, ex
   // updatedb merged, or the crawl's round ended: running it again would merge twice / crawl a round more
   const reran = !((stage === 'updatedb' || stage === 'crawl') && same(killed, expected));
   if (reran) {
-    const again = await runChild(argv, dir.cwd);
+    const again = dir.inProcess ? await runInProcess(argv, dir) : await runChild(argv, dir);
     log(`${stage}: re-run ended with exit ${again.result.code} after ${Math.round(again.workMs)} ms${again.result.code ? `: ${again.result.stderr.slice(-3000)}` : ''}`);
     if (stage === 'fetch' && lastOf(killed)?.crawl_fetch?.complete) {
       assert.equal(again.result.code, 3, `a fetch re-run on a fetched segment is refused: ${again.result.stderr.slice(-1500)}`);

@@ -6,11 +6,11 @@
  */
 import type { TestContext } from 'node:test';
 import { startTestWeb } from '../web/test-web.js';
-import { chainWebOptions, runKillChain } from './kill9-stages-harness.js';
+import { chainWebOptions, runKillChain, type ChainOptions } from './kill9-stages-harness.js';
 
 export const KILL9_TEST_SEED = Number(process.env.KILL9_SEED ?? 1818);
 
-export async function stageChainTest(t: TestContext, storageUrl: (cwd: string) => string): Promise<void> {
+export async function stageChainTest(t: TestContext, storageUrl: (cwd: string) => string, server?: Pick<ChainOptions, 'diagnose' | 'afterKill' | 'afterInProcess'>): Promise<void> {
   const seed = KILL9_TEST_SEED;
   const web = await startTestWeb(chainWebOptions(3, 6, seed));
   t.after(() => web.close());
@@ -18,6 +18,6 @@ export async function stageChainTest(t: TestContext, storageUrl: (cwd: string) =
   // the default set without the regex URL filter and normaliser and Tika, which the test web does not
   // need: each of the 20 child processes starts faster
   const conf = { 'plugin.includes': 'protocol-http|urlfilter-validator|parse-html|index-(basic|anchor)|indexer-sqlite|scoring-opic|urlnormalizer-(pass|basic)' };
-  const trials = await runKillChain({ web, seed, storageUrl, conf, reference: 'in-process', ...(log ? { log } : {}) });
+  const trials = await runKillChain({ web, seed, storageUrl, conf, reference: 'in-process', ...(log ? { log } : {}), ...server });
   for (const r of trials) t.diagnostic(`${r.stage}: killed ${r.killAfterMs} of ${r.windowMs} ms, left ${r.left}${r.storedBeforeKill !== undefined ? ` (${r.storedBeforeKill} stored)` : ''}${r.reran ? '' : ', not run again'}`);
 }
