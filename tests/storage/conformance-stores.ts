@@ -92,12 +92,13 @@ export function storeConformance(H: () => ConformanceHarness): void {
     let up = await db.beginUpdate();
     await putInOrder(up, 0, 70_000, 1, (i) => i);
     await up.put([{ url: url(69_999), value: datum(5) }, { url: url(69_999), value: datum(6) }]);
-    await up.put([{ url: url(3), value: datum(33) }]);
+    assert.equal(await up.count(), 70_000, 'one record per URL');
+    await up.put([{ url: url(3), value: datum(33) }, { url: url(2), value: datum(22) }, { url: url(3), value: datum(34) }]);
     assert.equal(await up.count(), 70_000);
     await up.commit();
     assert.equal(await db.count(), 70_000);
     const first = await db.getMany([url(0), url(3), url(40_000), url(69_999)]);
-    assert.deepEqual([url(0), url(3), url(40_000), url(69_999)].map((u) => first.get(u)?.fetchTime), [datum(0).fetchTime, datum(33).fetchTime, datum(40_000).fetchTime, datum(6).fetchTime]);
+    assert.deepEqual([url(0), url(3), url(40_000), url(69_999)].map((u) => first.get(u)?.fetchTime), [datum(0).fetchTime, datum(34).fetchTime, datum(40_000).fetchTime, datum(6).fetchTime]);
     // every other URL rewritten and 30,000 new ones after them, in order, then one rewritten again out of order
     up = await db.beginUpdate();
     await putInOrder(up, 0, 100_000, 2, (i) => i + 1);

@@ -127,7 +127,8 @@ export class KeyedSql<V> {
     const r = await client.query<{ n: number }>('SELECT reltuples::float8 AS n FROM pg_class WHERE oid = $1::regclass', [this.table]);
     const estimated = r.rows[0]?.n ?? -1;
     if (estimated >= 0 && merged < estimated * 0.1) return;
-    await client.query(`ANALYZE ${this.table}`);
+    // the engine's statements filter and order by (store, url) only: their statistics are what the planner needs
+    await client.query(`ANALYZE ${this.table} (store, url)`);
   }
 
   /** True when the store has no row (as the session sees it). */

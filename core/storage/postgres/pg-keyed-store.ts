@@ -143,6 +143,12 @@ export class PgKeyedSession<V> {
   private readonly puts: SessionPuts;
   /** Whether the store has no row yet (asked at the first write; null before). */
   private emptyStore: boolean | null = null;
+  /**
+   * True while everything this session wrote went by one COPY straight into a store that had no
+   * row: its rows are then the store's, one per URL, and count() needs no count(*) of the table
+   * (which, right after a bulk load, also visits every new row's heap page).
+   */
+  private countIsWritten = false;
 
   constructor(
     private readonly db: PgDatabase,
@@ -158,8 +164,10 @@ export class PgKeyedSession<V> {
   /** A writer of the session's rows; the first one into a store without rows COPYs straight into the table. */
   private async openWriter(): Promise<StoreWriter> {
     // the session holds the writer lock: nobody else adds rows, so "empty" stays true until this session writes
+    const first = this.emptyStore === null;
     const direct = (this.emptyStore ??= await this.sql.isEmpty(this.client, this.id));
     this.emptyStore = false;
+    this.countIsWritten = first && direct;
     return new StoreWriter(this.client, this.id, this.sql.writeTarget, direct, this.staging);
   }
 
@@ -198,6 +206,7 @@ export class PgKeyedSession<V> {
   async delete(urls: readonly string[]): Promise<void> {
     if (urls.length === 0) return;
     await this.settle();
+    this.countIsWritten = false;
     return this.run(() => this.sql.delete(this.client, this.id, urls));
   }
 
@@ -214,6 +223,7 @@ export class PgKeyedSession<V> {
   /** Records in the store as this session sees it (its own writes included). */
   async count(): Promise<number> {
     if (!this.done) await this.settle();
+    if (this.countIsWritten && !this.done) return this.puts.written;
     return this.run(() => this.sql.count(this.client, this.id));
   }
 
