@@ -252,6 +252,14 @@ export interface Segment {
   fetchPartitions(): FetchPartitions;
   /** Records of a part (all partitions, or one), in insertion order per partition. */
   read<P extends SegmentPartName>(part: P, opts?: { partition?: number; batchSize?: number }): AsyncIterable<Keyed<SegmentPartTypes[P]>>;
+  /**
+   * Records of a part (all partitions) in URL order (code-point order, as scans); the records of one
+   * URL in read() order (partition, then insertion). For merge-joins with a store (updatedb): each
+   * engine sorts where it is cheapest (PostgreSQL on the server, the embedded engine in an external
+   * sort in the process), memory bounded. A reader that stops early must leave the loop (return())
+   * or close the segment.
+   */
+  readSorted<P extends SegmentPartName>(part: P): AsyncIterable<Keyed<SegmentPartTypes[P]>>;
   /** Which of `urls` a partition of a part already holds (a resumed fetch skips them); asked a batch at a time. */
   storedAmong(part: SegmentPartName, partition: number, urls: readonly string[]): Promise<Set<string>>;
   /** Records in a part (all partitions, or one): the fetcher's progress total. */

@@ -7,9 +7,36 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { createContent } from '../../core/model/content.js';
 import { SEGMENT_NAME } from '../../core/storage/segment-names.js';
-import { type ConformanceHarness, collect, datum } from './conformance-harness.js';
+import { compareUrls } from '../../core/storage/url-order.js';
+import { type ConformanceHarness, TRICKY_URLS, collect, datum } from './conformance-harness.js';
 
 export function segmentConformance(H: () => ConformanceHarness): void {
+  test('segments: readSorted gives a part in code-point URL order, a URL\'s records in read() order (partition, then insertion)', async (t) => {
+    const h = await H().make(t, { batchSize: 7 });
+    const seg = await h.engine.createSegment(h.p('crawl/segments'));
+    t.after(() => seg.close());
+    const writers = [await seg.openWriter('crawl_parse', 0, { totalPartitions: 2 }), await seg.openWriter('crawl_parse', 1, { totalPartitions: 2 })];
+    // several records per URL, in both partitions and within one, over several appends
+    let n = 0;
+    for (let round = 0; round < 3; round++) {
+      for (let p = 0; p < 2; p++) {
+        const batch = [];
+        for (const url of [...TRICKY_URLS].reverse()) if ((url.length + round + p) % 3 !== 0) batch.push({ url, value: datum(n++) });
+        batch.push({ url: 'http://same.example/', value: datum(n++) });
+        await writers[p]!.append(batch);
+      }
+    }
+    for (const w of writers) { await w.finish(); await w.close(); }
+    const read = await collect(seg.read('crawl_parse'));
+    const expected = read.map((r, i) => ({ r, i })).sort((a, b) => compareUrls(a.r.url, b.r.url) || a.i - b.i).map(({ r }) => [r.url, r.value.fetchTime]);
+    const sorted = await collect(seg.readSorted('crawl_parse'));
+    assert.equal(sorted.length, n);
+    assert.deepEqual(sorted.map((r) => [r.url, r.value.fetchTime]), expected);
+    // left early, then read again whole
+    for await (const _ of seg.readSorted('crawl_parse')) break;
+    assert.equal((await collect(seg.readSorted('crawl_parse'))).length, n);
+  });
+
   test('segments: partitions, completion once every partition finished, partition count stored with the segment', async (t) => {
     const h = await H().make(t);
     const seg = await h.engine.createSegment(h.p('crawl/segments'));

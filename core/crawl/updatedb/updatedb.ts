@@ -2,7 +2,9 @@
  * updatedb (`nutch updatedb <crawldb> (-dir <segments> | <seg> ...)`), as Nutch's CrawlDb.update:
  * merges the segments' crawl_fetch and crawl_parse into the CrawlDb through CrawlDbReducer.
  *
- * How: the segment datums are staged into a temporary table sorted by URL (bounded memory), then
+ * How: the segment datums are read in URL order — each part sorted by its engine (Segment.readSorted)
+ * and the parts merged, or, with -normalize / -filter (which change URLs) or more than
+ * MAX_SORTED_PARTS parts, staged into an external sort in the process (bounded memory) — then
  * merge-joined with a scan of the committed CrawlDb (both in URL order), one URL group at a time.
  * Every change goes into ONE CrawlDbUpdate, committed at the end: a crash or an abort anywhere leaves
  * the previous CrawlDb as it was, and the stage can simply be run again.
@@ -35,6 +37,13 @@ export interface UpdateDbArgs {
 }
 
 const UPDATE_PARTS: { required: SegmentPartName[]; optional: SegmentPartName[] } = { required: ['crawl_fetch'], optional: ['crawl_parse'] };
+/**
+ * Segment parts read sorted by their engine and merged here (each holds a sorted read open: on
+ * PostgreSQL a connection, of the few a process has); beyond that, the stage sorts them itself.
+ */
+const MAX_SORTED_PARTS = 4;
+
+type StagedDatum = { url: string; datum: CrawlDatum };
 
 /** What the merge steps share. */
 interface UpdateEnv {
@@ -95,13 +104,19 @@ export async function updatedb(ctx: NutchContext, args: UpdateDbArgs, opts: Stag
   const staging = new CrawlDatumSort();
   try {
     await run.inSession(() => db.beginUpdate({ force: args.force }), async (session) => {
+      const partCount = inputs.reduce((n, i) => n + i.parts.length, 0);
+      if (!env.rewrite && partCount <= MAX_SORTED_PARTS) {
+        await mergeWithCrawlDb(env, db, session, sortedSegmentDatums(env, inputs));
+        return;
+      }
       await stageSegmentDatums(env, inputs, staging);
       run.checkAborted();
       if (env.rewrite) await stageRewrittenEntries(env, db, staging, env.rewrite);
-      await mergeWithCrawlDb(env, db, session, staging);
+      await mergeWithCrawlDb(env, db, session, staging.records());
     }, 'CrawlDb update: stopped; nothing was merged, the CrawlDb is unchanged');
   } finally {
     staging.close();
+    for (const { segment } of inputs) await segment.close();
     await db.close();
   }
   return finish();
@@ -135,6 +150,40 @@ async function stageSegmentDatums({ run, batchSize, rewrite }: UpdateEnv, inputs
 }
 
 /**
+ * 1'. Without -normalize / -filter: the parts read in URL order by their engine, merged; a URL's
+ *     datums in the order staging would keep them (segments, then parts, as given; within a part,
+ *     partition then insertion), so the reducer sees exactly what it sees after stageSegmentDatums.
+ */
+async function* sortedSegmentDatums({ run }: UpdateEnv, inputs: SegmentInput[]): AsyncGenerator<StagedDatum> {
+  const streams: AsyncIterator<Keyed<CrawlDatum>>[] = [];
+  for (const { segment, parts } of inputs) {
+    for (const part of parts) {
+      run.log.info(`CrawlDb update: reading ${segment.path}/${part}`);
+      streams.push(segment.readSorted(part as 'crawl_fetch')[Symbol.asyncIterator]());
+    }
+  }
+  try {
+    const heads: (Keyed<CrawlDatum> | undefined)[] = [];
+    for (const s of streams) heads.push((await s.next()).value as Keyed<CrawlDatum> | undefined);
+    for (;;) {
+      let best = -1;
+      for (let i = 0; i < heads.length; i++) {
+        const h = heads[i];
+        // the lowest URL; on a tie the earlier stream, as the stable staging sort keeps them
+        if (h && (best < 0 || compareUrls(h.url, heads[best]!.url) < 0)) best = i;
+      }
+      if (best < 0) return;
+      const { url, value } = heads[best]!;
+      if (value.status === CrawlStatus.STATUS_LINKED) run.counters.outlinks!++;
+      yield { url, datum: value };
+      heads[best] = (await streams[best]!.next()).value as Keyed<CrawlDatum> | undefined;
+    }
+  } finally {
+    for (const s of streams) await s.return?.();
+  }
+}
+
+/**
  * 2. -normalize / -filter also apply to the CrawlDb's own entries: a renamed or rejected entry is
  *    dropped under its old key (and a renamed one staged under its new key).
  */
@@ -153,7 +202,7 @@ async function stageRewrittenEntries({ run, batchSize, isPurgeable }: UpdateEnv,
 }
 
 /** 3. Merge-join the sorted segment datums with the CrawlDb, URL by URL (CrawlDbReducer). */
-async function mergeWithCrawlDb(env: UpdateEnv, db: CrawlDb, session: CrawlDbUpdate, staging: CrawlDatumSort): Promise<void> {
+async function mergeWithCrawlDb(env: UpdateEnv, db: CrawlDb, session: CrawlDbUpdate, staged: Iterator<StagedDatum> | AsyncIterator<StagedDatum>): Promise<void> {
   const { run, batchSize, purged } = env;
   const out: Keyed<CrawlDatum>[] = [];
   const dels: string[] = [];
@@ -168,49 +217,54 @@ async function mergeWithCrawlDb(env: UpdateEnv, db: CrawlDb, session: CrawlDbUpd
     run.progress(merged);
   };
   const dbIter = db.scan({ batchSize })[Symbol.asyncIterator]();
-  let dbHead = (await dbIter.next()).value as Keyed<CrawlDatum> | undefined;
-  const stIter = staging.records();
-  let stHead = stIter.next().value as { url: string; datum: CrawlDatum } | undefined;
-  let steps = 0;
-  while (dbHead || stHead) {
-    const cmp = !stHead ? -1 : !dbHead ? 1 : compareUrls(dbHead.url, stHead.url);
-    if (cmp < 0) {
-      // A CrawlDb entry without new data.
-      const { url, value } = dbHead!;
-      if (purged(value)) dels.push(url);
-      else if (env.orphanAware) {
-        const kept = reduceCrawlDatum(url, { old: value, fetch: null, linked: [], signature: null, parseMeta: null }, env.reducer)!;
-        if (!sameDatum(kept, value)) out.push({ url, value: kept });
-        run.count(statusName(kept.status));
-      } else run.count(statusName(value.status));
-      dbHead = (await dbIter.next()).value;
-    } else {
-      const url = stHead!.url;
-      const values = new CrawlDbValues(env.maxLinks);
-      let dropOld = false;
-      while (stHead && stHead.url === url) {
-        if (stHead.datum.status === DROP_OLD) dropOld = true;
-        else if (!(hasDbStatus(stHead.datum) && purged(stHead.datum))) values.add(stHead.datum);
-        stHead = stIter.next().value;
-      }
-      const inDb = cmp === 0;
-      if (inDb) {
-        if (!dropOld && !purged(dbHead!.value)) values.add(dbHead!.value);
+  const stIter = staged;
+  try {
+    let dbHead = (await dbIter.next()).value as Keyed<CrawlDatum> | undefined;
+    let stHead = (await stIter.next()).value as StagedDatum | undefined;
+    let steps = 0;
+    while (dbHead || stHead) {
+      const cmp = !stHead ? -1 : !dbHead ? 1 : compareUrls(dbHead.url, stHead.url);
+      if (cmp < 0) {
+        // A CrawlDb entry without new data.
+        const { url, value } = dbHead!;
+        if (purged(value)) dels.push(url);
+        else if (env.orphanAware) {
+          const kept = reduceCrawlDatum(url, { old: value, fetch: null, linked: [], signature: null, parseMeta: null }, env.reducer)!;
+          if (!sameDatum(kept, value)) out.push({ url, value: kept });
+          run.count(statusName(kept.status));
+        } else run.count(statusName(value.status));
         dbHead = (await dbIter.next()).value;
+      } else {
+        const url = stHead!.url;
+        const values = new CrawlDbValues(env.maxLinks);
+        let dropOld = false;
+        while (stHead && stHead.url === url) {
+          if (stHead.datum.status === DROP_OLD) dropOld = true;
+          else if (!(hasDbStatus(stHead.datum) && purged(stHead.datum))) values.add(stHead.datum);
+          stHead = (await stIter.next()).value as StagedDatum | undefined;
+        }
+        const inDb = cmp === 0;
+        if (inDb) {
+          if (!dropOld && !purged(dbHead!.value)) values.add(dbHead!.value);
+          dbHead = (await dbIter.next()).value;
+        }
+        if (values.unknown > 0) run.log.warn(`Unknown status in ${values.unknown} datum(s) of ${url.slice(0, 300)}; ignored`);
+        const wasKnown = values.old !== null;
+        const result = reduceCrawlDatum(url, values.input(), env.reducer);
+        if (result) {
+          out.push({ url, value: result });
+          run.count(statusName(result.status));
+          if (!wasKnown) run.count('urls_added');
+        } else if (inDb) dels.push(url);
       }
-      if (values.unknown > 0) run.log.warn(`Unknown status in ${values.unknown} datum(s) of ${url.slice(0, 300)}; ignored`);
-      const wasKnown = values.old !== null;
-      const result = reduceCrawlDatum(url, values.input(), env.reducer);
-      if (result) {
-        out.push({ url, value: result });
-        run.count(statusName(result.status));
-        if (!wasKnown) run.count('urls_added');
-      } else if (inDb) dels.push(url);
+      if (out.length + dels.length >= batchSize) await flush();
+      else if (++steps % 2000 === 0) await yieldToEventLoop();
     }
-    if (out.length + dels.length >= batchSize) await flush();
-    else if (++steps % 2000 === 0) await yieldToEventLoop();
+    await flush();
+  } finally {
+    await dbIter.return?.(); // a scan left early (an abort) frees what it holds
+    await stIter.return?.();
   }
-  await flush();
   // The last report before the commit (crash tests kill here).
   run.progress(merged, merged);
 }

@@ -14,6 +14,8 @@ import { pgGuard } from './pg-errors.js';
 import { PgFetchPartitions, fenceCheck, idleLimitMs } from './pg-fetch-partitions.js';
 import { leaseIdledOut } from '../partition-claim.js';
 import type { SegmentRecordStore, StoredRecord } from './record-store.js';
+import type pg from 'pg';
+import { copyOut } from './pg-copy-out.js';
 
 /** The parts whose values are CrawlDatums, in the compact datum layout; the others go to the content store. */
 const DATUM_PARTS = new Set<SegmentPartName>(['crawl_generate', 'crawl_fetch', 'crawl_parse']);
@@ -179,6 +181,31 @@ export class PgSegment implements Segment {
     }
   }
 
+  /** Connections of sorted reads under way (ended by close() if their reader never finishes them). */
+  private readonly sortedReads = new Set<pg.PoolClient>();
+
+  /**
+   * One `COPY (SELECT … ORDER BY url, partition, seq) TO STDOUT`: the server sorts (in C, spilling
+   * to its temporary files past work_mem) what the process would otherwise sort in JavaScript, and
+   * streams it as the reader takes it, on a connection of its own (see PgKeyedStore.scan).
+   */
+  async *readSorted<P extends SegmentPartName>(part: P): AsyncGenerator<Keyed<SegmentPartTypes[P]>> {
+    const client = await this.db.connect(this.path);
+    this.sortedReads.add(client);
+    let finished = false;
+    try {
+      const rows = copyOut(client, this.storeOf(part).sortedSelect(this.id, partCode(part)), ['text', 'bytea'], this.db.batchSize);
+      for (;;) {
+        const next = await this.guard(() => rows.next());
+        if (next.done) break;
+        for (const row of next.value) yield { url: row[0] as string, value: decodeValue<SegmentPartTypes[P]>(row[1] as Buffer) };
+      }
+      finished = true;
+    } finally {
+      if (this.sortedReads.delete(client)) client.release(finished ? undefined : new Error('sorted read stopped before its end'));
+    }
+  }
+
   async storedAmong(part: SegmentPartName, partition: number, urls: readonly string[]): Promise<Set<string>> {
     await this.db.ready();
     return this.guard(() => this.storeOf(part).storedAmong({ segment: this.id, part: partCode(part), partition }, urls));
@@ -206,8 +233,10 @@ export class PgSegment implements Segment {
     await this.db.query(this.path, 'UPDATE nutch_segments SET meta = meta || $2::jsonb WHERE id = $1', [this.id, JSON.stringify(entries)]);
   }
 
-  /** The segment holds no connection of its own (every call borrows one from the pool). */
+  /** Ends sorted reads never finished (their connections); every other call borrows a connection per statement. */
   async close(): Promise<void> {
     this.claims = null;
+    for (const c of this.sortedReads) c.release(new Error('segment closed during a sorted read'));
+    this.sortedReads.clear();
   }
 }

@@ -30,6 +30,8 @@ export interface SegmentRecordStore {
   append(client: pg.PoolClient, key: PartitionKey, records: readonly Keyed<Buffer>[]): Promise<void>;
   /** Up to `limit` records after `afterSeq`, in insertion order. */
   page(key: PartitionKey, afterSeq: number, limit: number): Promise<StoredRecord[]>;
+  /** A query (for copyOut: literals only) of a part's `url, value` in URL order, a URL's records by partition and insertion. */
+  sortedSelect(segment: number, part: number): string;
   /** Every record of a URL in a part, partition by partition, in insertion order. */
   get(segment: number, part: number, url: string): Promise<Buffer[]>;
   /** Records in a part (one partition, or all). */
@@ -63,6 +65,10 @@ export class PgRecordTable implements SegmentRecordStore {
       rowMode: 'array',
     });
     return r.rows.map((row) => ({ seq: Number(row[0]), url: row[1], value: row[2] }));
+  }
+
+  sortedSelect(segment: number, part: number): string {
+    return `SELECT url, value FROM ${this.table} WHERE segment = ${Number(segment)} AND part = ${Number(part)} ORDER BY url COLLATE "C", partition, seq`;
   }
 
   async get(segment: number, part: number, url: string): Promise<Buffer[]> {

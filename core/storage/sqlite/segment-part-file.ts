@@ -116,6 +116,11 @@ export class SegmentPartFile {
 
   /** Records in insertion order, read in pages of at most `batchSize` rows and about CHUNK_BYTES. */
   async *read<V>(batchSize: number): AsyncGenerator<Keyed<V>> {
+    for await (const r of this.readEncoded(batchSize)) yield { url: r.url, value: decodeValue<V>(r.value) };
+  }
+
+  /** read() without decoding: the stored value bytes. */
+  async *readEncoded(batchSize: number): AsyncGenerator<Keyed<Buffer>> {
     const page = this.db.prepare('SELECT id, url, value FROM records WHERE id > ? ORDER BY id LIMIT ?');
     let after = 0;
     let limit = Math.min(batchSize, FIRST_READ_ROWS);
@@ -125,7 +130,7 @@ export class SegmentPartFile {
       after = rows[rows.length - 1].id;
       let bytes = 0;
       for (const row of rows) bytes += row.value.length;
-      for (const row of rows) yield { url: row.url, value: decodeValue<V>(row.value) };
+      for (const row of rows) yield { url: row.url, value: row.value };
       if (rows.length < limit) return;
       // Pages of large values (content, parse_text) stay near CHUNK_BYTES instead of batchSize rows.
       limit = Math.max(1, Math.min(batchSize, Math.floor(CHUNK_BYTES / Math.max(1, bytes / rows.length))));

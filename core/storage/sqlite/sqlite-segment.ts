@@ -10,8 +10,13 @@ import type { FetchPartitions, Keyed, PartitionClaim, Segment, SegmentPartName, 
 import { SqliteFetchPartitions } from './sqlite-fetch-partitions.js';
 import { NutchError } from '../../errors.js';
 import { SegmentPartFile, parsePartitionFileName, partitionFileName } from './segment-part-file.js';
-import { encodeDatum, encodeValue } from '../value-codec.js';
+import { decodeValue, encodeDatum, encodeValue } from '../value-codec.js';
 import { diskError, isDiskError } from './disk-error.js';
+import { ExternalSort } from '../external-sort.js';
+import { yieldToEventLoop } from '../yield.js';
+
+/** Sorted records handed out between two turns of the event loop. */
+const SORTED_ROWS_PER_TURN = 2048;
 
 export const SUCCESS_FILE = '_SUCCESS';
 /** The segment's own metadata (Segment.readMeta), beside its parts; `_` keeps it out of part listings, as `_SUCCESS`. */
@@ -152,6 +157,25 @@ export class SqliteSegment implements Segment {
       const file = this.fileOf(part, p);
       if (!SegmentPartFile.exists(file)) continue;
       yield* this.reader(file).read<SegmentPartTypes[P]>(opts.batchSize ?? this.batchSize);
+    }
+  }
+
+  /** An external sort of the part's stored values by URL (stable: ties in read() order), decoded as they come out. */
+  async *readSorted<P extends SegmentPartName>(part: P): AsyncGenerator<Keyed<SegmentPartTypes[P]>> {
+    const sort = new ExternalSort({ columns: 1 });
+    try {
+      for (const p of await this.partitions(part)) {
+        const file = this.fileOf(part, p);
+        if (!SegmentPartFile.exists(file)) continue;
+        for await (const r of this.reader(file).readEncoded(this.batchSize)) sort.add([r.url, r.value]);
+      }
+      let n = 0;
+      for (const row of sort.sorted()) {
+        yield { url: row[0], value: decodeValue<SegmentPartTypes[P]>(row[1] as Buffer) };
+        if (++n % SORTED_ROWS_PER_TURN === 0) await yieldToEventLoop();
+      }
+    } finally {
+      sort.close();
     }
   }
 
