@@ -201,8 +201,9 @@ async function fourWorkers(t: TestContext, cwd: string, storageUrl: string): Pro
   }
   for (const [p] of frozenHeld) {
     const until = reclaimedAt.get(p) ?? Infinity;
-    const startedLate = partitions[p]!.filter((u) => (startedAt.get(u) ?? []).some((at) => at >= continuedAt && at < until));
-    assert.deepEqual(startedLate, [], `${frozen.agent} started fetches of partition ${p} after it was continued, although it had lost it`);
+    // Judged by the requests the hosts saw, not by the "fetching" log lines: the ownership check can pass
+    // just before SIGSTOP and its log line be written just after SIGCONT; the check asked again right
+    // before the page (after robots.txt) then stops it, so no request follows such a line.
     for (const host of hostsOf(p)) {
       const late = (web.requestLog.get(host) ?? []).filter((r) => agentOf(r) === frozen.agent && r.start >= continuedAt && r.start < until)
         .filter((r) => r.path === '/robots.txt' ? !partitions[p]!.some((u) => new URL(u).host === host && started(u)) : !started(`http://${host}${r.path}`));
