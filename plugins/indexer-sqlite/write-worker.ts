@@ -107,7 +107,9 @@ parentPort.on('message', (m) => {
 const sqlitePath = createRequire(import.meta.url).resolve('better-sqlite3');
 
 /** Threads kept for the next writer: a crawl's index and clean stages open one writer at a time. */
-const threads = new IdleThreads(() => new Worker(WORKER_SOURCE, { eval: true, workerData: { sqlitePath } }), { idleMs: 30_000, maxIdle: 2 });
+// A young generation of 24 MB instead of V8's 48: a batch's documents die once SQLite has copied them,
+// and a parked thread keeps its young generation committed (as the CrawlDb writer threads do).
+const threads = new IdleThreads(() => new Worker(WORKER_SOURCE, { eval: true, workerData: { sqlitePath }, resourceLimits: { maxYoungGenerationSizeMb: 24 } }), { idleMs: 30_000, maxIdle: 2 });
 
 /** Threads waiting for an index writer (tests). */
 export function idleIndexWriteThreads(): number {
