@@ -3,7 +3,7 @@
  *
  * Memory, as issue 20 states it ("the crawl goes on and peak RSS stays under 600 MB"): `nutch crawl -i`
  * run as operators run it — the built CLI in its own process (bench/lib/nutch-measured.mjs reports its
- * peak RSS from getrusage), default plugin.includes and parse workers — over a test web (served from
+ * peak RSS, Linux VmHWM: its own, not the bench process's), default plugin.includes and parse workers — over a test web (served from
  * this process) of 20 HTML pages, good documents and the bad documents of issue 20: encrypted PDF,
  * truncated DOCX, zip bomb DOCX, invalid XML and a 50 MB PDF of scanned (image-only) pages, plus a
  * 1 MB PDF whose content stream is a 512 MB deflate bomb (http.content.limit raised to 64 MiB so the
