@@ -73,14 +73,15 @@ export class SegmentParser {
   }
 
   /**
-   * Starts the parse workers and every chain the output needs (plugin start failures surface here).
+   * Starts a parse worker and every chain the output needs (plugin start failures surface here); the
+   * pool's other workers start as pages queue up, unless startParseWorkers() started them already.
    * `lendBytes`: the content was read from a segment and is not written again, so its bytes are lent
    * to the worker (ParseRequest.lendBytes) instead of copied; the fetcher's inline parse writes the
    * content after parsing it and keeps the copy.
    */
   static async create(ctx: NutchContext, opts: ParseOutputOptions & { workers?: number; lendBytes?: boolean } = {}): Promise<SegmentParser> {
     const pool = parsePoolOf(ctx, { defaultSize: opts.workers });
-    await pool.ready();
+    await pool.ready(1);
     const processor = await ParseOutputProcessor.create(ctx, opts);
     return new SegmentParser(ctx, pool, processor, !!opts.lendBytes);
   }
