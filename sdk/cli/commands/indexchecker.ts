@@ -43,6 +43,8 @@ export const indexCheckerCommand: Command = {
     const ctx = cliContext(io, args.defines);
     try {
       if (/^https?:/i.test(url)) checkAgentName(ctx.conf);
+      // the parse worker starts beside the fetch (see parsechecker)
+      parsePoolOf(ctx).ready(1).catch(() => {});
       const indexingFilters = await ctx.extensions.indexingFilters();
       const scoring = await ctx.extensions.scoringFilters();
       if (!json) await out(`fetching: ${url}`);

@@ -55,6 +55,10 @@ export const parseCheckerCommand: Command = {
     };
     const ctx = cliContext(io, args.defines);
     const protocols = new Set<Protocol>();
+    // the parse worker starts now, beside the fetch (~0.3 CPU-s of thread start and plugin loading
+    // that a second core takes while this one loads the protocol and fetches); a plugin that cannot
+    // start fails the parse, as before
+    parsePoolOf(ctx).ready(1).catch(() => {});
     try {
       let code: number = ExitCode.OK;
       for await (const line of checkerLines(io.stdin, useStdin, args.positional, io.signal)) {
