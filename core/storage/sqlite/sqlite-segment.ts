@@ -162,7 +162,8 @@ export class SqliteSegment implements Segment {
 
   /** An external sort of the part's stored values by URL (stable: ties in read() order), decoded as they come out. */
   async *readSorted<P extends SegmentPartName>(part: P): AsyncGenerator<Keyed<SegmentPartTypes[P]>> {
-    const sort = new ExternalSort({ columns: 1 });
+    // every run spilled at once: a row holds its own Buffer (one allocation each), which must not live long enough to be promoted
+    const sort = new ExternalSort({ columns: 1, memoryRows: 0 });
     try {
       for (const p of await this.partitions(part)) {
         const file = this.fileOf(part, p);
