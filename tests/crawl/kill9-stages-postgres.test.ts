@@ -9,8 +9,8 @@
  * harness waits until the killed process's sessions have ended, and after each step run in this
  * process it checks that no session of this process is left (a pool not ended, a client not
  * released). It was opt-in for a while after one fresh-clone `npm test` sat idle for over 15 minutes
- * with no nutch child running; that run left nothing to read, and the cause was not found again
- * (docs/operations.md says what was ruled out) — should it recur, the message now says where.
+ * with no nutch child running: the cause, found by these bounded waits, was a lost wake-up in the
+ * fetch's dispatcher (docs/operations.md, the kill -9 harness).
  */
 import { after, before, test } from 'node:test';
 import { createHash } from 'node:crypto';

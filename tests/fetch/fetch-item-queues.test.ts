@@ -64,3 +64,16 @@ test('ProtocolStatus -> CrawlDatum status as Nutch\'s FetcherThread', () => {
   ];
   for (const [code, expected] of cases) assert.equal(statusName(fetchStatusFor(code)), expected, String(code));
 });
+
+test('a wake() that comes while nobody waits is kept: the next waitForChange() returns at once (a lost wake-up left a fetch idle forever, its feeder waiting for a partition the dispatcher never completed)', { timeout: 30_000 }, async () => {
+  const q = queues();
+  q.wake();
+  await q.waitForChange(Infinity);
+  // kept once: a later wait waits for the next change
+  let woke = false;
+  const waiting = q.waitForChange(Infinity).then(() => (woke = true));
+  await new Promise((r) => setTimeout(r, 20));
+  assert.equal(woke, false);
+  q.wake();
+  await waiting;
+});

@@ -22,6 +22,8 @@ export class FetchItemQueues {
   /** Items queued or in progress per fetch partition: a claimed partition is done when it drops to 0. */
   private readonly pendingByPartition = new Map<number, number>();
   private changeWaiter: (() => void) | null = null;
+  /** A wake() that came while the dispatcher was not waiting (it was completing partitions): its next wait returns at once. */
+  private changePending = false;
   private spaceWaiter: (() => void) | null = null;
   private cursor = 0;
   private order: FetchItemQueue[] = [];
@@ -166,6 +168,13 @@ export class FetchItemQueues {
 
   /** Resolves on the next change (item added or finished, wake()) or after `ms` (the dispatcher). */
   waitForChange(ms: number): Promise<void> {
+    // a change between the dispatcher's last look and this wait (the feeder's fed() while the dispatcher
+    // awaited a partition's completion) must not be lost: with no fetch in flight nothing else would wake it,
+    // and the feeder waits for that partition's completion — the fetch would wait forever, idle
+    if (this.changePending) {
+      this.changePending = false;
+      return Promise.resolve();
+    }
     return new Promise((resolve) => {
       const timer = Number.isFinite(ms) ? setTimeout(() => this.wake(), Math.max(1, Math.ceil(ms))) : null;
       this.changeWaiter = () => {
@@ -185,7 +194,8 @@ export class FetchItemQueues {
   wake(): void {
     const w = this.changeWaiter;
     this.changeWaiter = null;
-    w?.();
+    if (w) w();
+    else this.changePending = true;
     const s = this.spaceWaiter;
     this.spaceWaiter = null;
     s?.();
