@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, readlinkSync } from 'node:fs';
 import os from 'node:os';
 import { NutchError } from '../errors.js';
+import { processRuns } from './process-runs.js';
 import type { PartitionClaim, PartitionState } from './interfaces.js';
 
 /** A partition's row in every engine's queue table (each adds its lease column). */
@@ -58,16 +59,6 @@ export function machineKey(): string {
     identity = `${os.hostname()} ${Math.round(Date.now() / 1000 - os.uptime())}`;
   }
   return (machine = createHash('sha256').update(identity).digest('hex').slice(0, 8));
-}
-
-/** Whether a process of this host runs: signal 0 checks without sending (EPERM: it runs as another user). */
-function processRuns(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /**

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { NutchError } from '../../errors.js';
 import { makeDirectory } from './make-directory.js';
 import { diskError, isDiskError } from './disk-error.js';
+import { processRuns } from '../process-runs.js';
 
 export const LOCK_FILE = '.locked';
 
@@ -40,18 +41,9 @@ export function readLock(file: string): LockInfo | null {
   return null;
 }
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** True when the lock names a process on this host that no longer exists. */
 export function isStale(info: LockInfo | null): boolean {
-  return info !== null && info.host === os.hostname() && !processAlive(info.pid);
+  return info !== null && info.host === os.hostname() && !processRuns(info.pid);
 }
 
 export function acquireLock(dir: string, opts: { force?: boolean; warn?: LockWarn } = {}): WriterLock {
