@@ -15,6 +15,7 @@ import { inject } from '../core/crawl/inject/inject.js';
 import { generateSegments } from '../core/crawl/generate/generate.js';
 import { readdb } from '../core/crawl/readdb/readdb.js';
 import { serverCpuSeconds } from './lib/server-cpu.js';
+import { startStageProfile, stopStageProfile } from './lib/stage-profile.js';
 
 const URLS = Number(process.env.BENCH_URLS ?? 100_000);
 const HOSTS = Number(process.env.BENCH_HOSTS ?? Math.max(1, Math.round(URLS / 100)));
@@ -73,19 +74,10 @@ function cpuPerTurn(): { stop(): number; peakRss(): number } {
   return { stop: () => { clearTimeout(timer); return max; }, peakRss: () => rss };
 }
 
-/** BENCH_PROFILE=<stage> (inject, generate, readdb): a CPU profile of that stage alone, written to the working directory. */
-async function startProfile() {
-  const { Session } = await import('node:inspector/promises');
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.start');
-  return session;
-}
-
+// BENCH_PROFILE=<stage> (inject, generate, readdb): a CPU profile of that stage alone (bench/lib/stage-profile.ts).
 async function stage<T>(name: string, records: number, fn: () => Promise<T>): Promise<T> {
   const profileName = name.split(' ')[0]!;
-  const profile = process.env.BENCH_PROFILE === profileName ? await startProfile() : null;
+  const profile = await startStageProfile(profileName);
   const h = monitorEventLoopDelay({ resolution: 5 });
   h.enable();
   const cpu = cpuPerTurn();
@@ -94,11 +86,7 @@ async function stage<T>(name: string, records: number, fn: () => Promise<T>): Pr
   const server0 = serverCpuSeconds();
   const result = await fn();
   const server1 = serverCpuSeconds();
-  if (profile) {
-    const { profile: data } = await profile.post('Profiler.stop');
-    fs.writeFileSync(`${profileName}.cpuprofile`, JSON.stringify(data));
-    profile.disconnect();
-  }
+  await stopStageProfile(profile, profileName);
   const ms = performance.now() - t0;
   const cpuMs = (process.cpuUsage().user - cpu0.user + process.cpuUsage().system - cpu0.system) / 1000;
   const maxCpuTurn = cpu.stop();

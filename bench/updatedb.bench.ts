@@ -22,6 +22,7 @@ import { updatedb } from '../core/crawl/updatedb/updatedb.js';
 import { invertlinks } from '../core/crawl/invertlinks/invertlinks.js';
 import { dedup } from '../core/crawl/dedup/dedup.js';
 import { serverCpuSeconds } from './lib/server-cpu.js';
+import { startStageProfile, stopStageProfile } from './lib/stage-profile.js';
 
 const PAGES = Number(process.env.BENCH_PAGES ?? 20_000);
 const LINKS = Number(process.env.BENCH_LINKS ?? 50);
@@ -101,20 +102,7 @@ if (buildOnly) {
   process.exit(0);
 }
 
-/** BENCH_PROFILE=<stage>: a CPU profile of that stage alone, written to the working directory. */
-async function startProfile() {
-  const { Session } = await import('node:inspector/promises');
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.start');
-  return session;
-}
-async function stopProfile(session: import('node:inspector/promises').Session, name: string) {
-  const { profile } = await session.post('Profiler.stop');
-  fs.writeFileSync(`${name}.cpuprofile`, JSON.stringify(profile));
-  session.disconnect();
-}
+// BENCH_PROFILE=<stage>: a CPU profile of that stage alone (bench/lib/stage-profile.ts).
 
 const rows: string[] = [];
 let loopOk = true;
@@ -126,9 +114,9 @@ async function stage<T>(name: string, records: number, unit: string, fn: () => P
   const t0 = performance.now();
   const c0 = process.cpuUsage();
   const server0 = serverCpuSeconds();
-  const session = process.env.BENCH_PROFILE === name ? await startProfile() : null;
+  const session = await startStageProfile(name);
   const result = await fn();
-  if (session) await stopProfile(session, name);
+  await stopStageProfile(session, name);
   const ms = performance.now() - t0;
   const server1 = serverCpuSeconds();
   const c1 = process.cpuUsage(c0);
