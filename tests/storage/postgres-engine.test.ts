@@ -35,6 +35,18 @@ after(async () => {
   await server?.stop();
 });
 
+/** A segment whose one crawl_generate partition lists `urls`, as generate would write it, opened again for reading. */
+async function generatedSegment(engine: PostgresStorageEngine, urls: string[]) {
+  const created = await engine.createSegment('crawl/segments');
+  const gen = await created.openWriter('crawl_generate', 0, { totalPartitions: 1 });
+  await gen.append(urls.map((u, i) => ({ url: u, value: datum(i) })));
+  await gen.finish();
+  await gen.close();
+  const segPath = `crawl/segments/${created.name}`;
+  await created.close();
+  return { segPath, seg: await engine.openSegment(segPath) };
+}
+
 function schemaUrl(): string {
   if (!server) throw new Error('PostgreSQL 15 (initdb) is not installed');
   return `${server.url}?schema=e_${++n}`;
@@ -277,15 +289,8 @@ test('a lone nutch fetch frozen inside a fenced write past its lease, no other w
   }));
   const engine = new PostgresStorageEngine({ url, cwd });
   t.after(() => engine.close());
-  const created = await engine.createSegment('crawl/segments');
   const urls = web.allUrls();
-  const gen = await created.openWriter('crawl_generate', 0, { totalPartitions: 1 });
-  await gen.append(urls.map((u, i) => ({ url: u, value: datum(i) })));
-  await gen.finish();
-  await gen.close();
-  const segPath = `crawl/segments/${created.name}`;
-  await created.close();
-  const seg = await engine.openSegment(segPath);
+  const { segPath, seg } = await generatedSegment(engine, urls);
   t.after(() => seg.close());
 
   const { child, result } = startNutch(['fetch', segPath, '-threads', '2'], { cwd, env: { NUTCH_CONF_DIR: cwd } });
@@ -335,15 +340,8 @@ test('the server stopped by PID in the middle of nutch fetch: the stage stops wi
   }));
   const engine = new PostgresStorageEngine({ url, cwd });
   t.after(() => engine.close());
-  const created = await engine.createSegment('crawl/segments');
   const urls = web.allUrls();
-  const gen = await created.openWriter('crawl_generate', 0, { totalPartitions: 1 });
-  await gen.append(urls.map((u, i) => ({ url: u, value: datum(i) })));
-  await gen.finish();
-  await gen.close();
-  const segPath = `crawl/segments/${created.name}`;
-  await created.close();
-  const seg = await engine.openSegment(segPath);
+  const { segPath, seg } = await generatedSegment(engine, urls);
 
   const { child, result } = startNutch(['fetch', segPath, '-threads', '2'], { cwd, env: { NUTCH_CONF_DIR: cwd } });
   t.after(() => child.kill('SIGKILL'));
