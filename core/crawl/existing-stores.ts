@@ -32,3 +32,13 @@ async function openExisting<S extends { exists(): Promise<boolean>; close(): Pro
 export async function requireExisting(store: { exists(): Promise<boolean> }, kind: 'CrawlDb' | 'LinkDb', path: string, advice = '.'): Promise<void> {
   if (!(await store.exists())) throw new NutchError('NUTCH_STORAGE_NOT_FOUND', `${kind} ${path} does not exist${advice}`, { file: path });
 }
+
+/** Whether the CrawlDb or HostDb at `path` exists (the crawl loop asks before its HostDb steps), the store closed again. */
+export async function storeExists(ctx: NutchContext, kind: 'crawldb' | 'hostdb', path: string): Promise<boolean> {
+  const store = kind === 'crawldb' ? await ctx.storage.openCrawlDb(path) : await ctx.storage.openHostDb(path);
+  try {
+    return await store.exists();
+  } finally {
+    await store.close();
+  }
+}

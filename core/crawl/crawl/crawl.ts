@@ -29,7 +29,8 @@ import { closeParsePool, runningParsePool } from '../../parse/parsers.js';
 import { startParseWorkers } from '../parse/segment-parser.js';
 import { resolveIndexWriters } from '../index/resolve-index-writers.js';
 import type { CrawlStages } from './crawl-stages.js';
-import { CRAWL_STATE, CRAWL_STATE_KEY, markRoundDone, readSegmentState, unfinishedSegments, type SegmentResumePoint, type UnfinishedSegment } from './segment-state.js';
+import { CRAWL_STATE, CRAWL_STATE_KEY, markRoundDone, readSegmentState, RESUME_REASON, resumeStages, unfinishedSegments, type SegmentResumePoint, type UnfinishedSegment } from './segment-state.js';
+import { storeExists } from '../existing-stores.js';
 import { crawlDbSummary } from './crawldb-summary.js';
 import { sleep } from '../abortable-sleep.js';
 import { sitemapHostsOf } from '../hostdb/sitemap-hosts.js';
@@ -389,28 +390,4 @@ function overlapAllowed(ctx: NutchContext, args: CrawlArgs): boolean {
   if (!ctx.conf.getBoolean('crawl.index.overlap', false)) return false;
   if (ctx.conf.getBoolean('generate.update.crawldb', false)) return false;
   return !args.hostDbUpdate && (args.sitemapsFromHostDb ?? 'never') === 'never';
-}
-
-const RESUME_REASON: Record<SegmentResumePoint, string> = {
-  fetch: 'crawl_fetch has no _SUCCESS',
-  parse: 'fetched, but its parse parts have no _SUCCESS',
-  updatedb: 'fetched and parsed, but not merged into the CrawlDb',
-  invertlinks: 'merged into the CrawlDb, but its round did not end: invertlinks, dedup or index may be missing',
-  done: '',
-};
-function resumeStages(from: SegmentResumePoint, index: boolean): string {
-  const rest = ['invertlinks', 'dedup', ...(index ? ['index', 'clean'] : [])];
-  if (from === 'fetch') return ['resumed fetch', 'parse', 'updatedb', ...rest].join(', ');
-  if (from === 'parse') return ['parse', 'updatedb', ...rest].join(', ');
-  if (from === 'updatedb') return ['updatedb', ...rest].join(', ');
-  return rest.join(', ');
-}
-
-async function storeExists(ctx: NutchContext, kind: 'crawldb' | 'hostdb', path: string): Promise<boolean> {
-  const store = kind === 'crawldb' ? await ctx.storage.openCrawlDb(path) : await ctx.storage.openHostDb(path);
-  try {
-    return await store.exists();
-  } finally {
-    await store.close();
-  }
 }

@@ -169,3 +169,21 @@ export async function markRoundDone(ctx: NutchContext, segments: readonly string
     }
   }
 }
+
+/** Why a segment resumes at each point, as the crawl loop's warning says it. */
+export const RESUME_REASON: Record<SegmentResumePoint, string> = {
+  fetch: 'crawl_fetch has no _SUCCESS',
+  parse: 'fetched, but its parse parts have no _SUCCESS',
+  updatedb: 'fetched and parsed, but not merged into the CrawlDb',
+  invertlinks: 'merged into the CrawlDb, but its round did not end: invertlinks, dedup or index may be missing',
+  done: '',
+};
+
+/** The stages a segment resumed at `from` still runs, in order (index and clean with `index`). */
+export function resumeStages(from: SegmentResumePoint, index: boolean): string {
+  const rest = ['invertlinks', 'dedup', ...(index ? ['index', 'clean'] : [])];
+  if (from === 'fetch') return ['resumed fetch', 'parse', 'updatedb', ...rest].join(', ');
+  if (from === 'parse') return ['parse', 'updatedb', ...rest].join(', ');
+  if (from === 'updatedb') return ['updatedb', ...rest].join(', ');
+  return rest.join(', ');
+}
