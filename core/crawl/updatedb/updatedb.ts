@@ -217,10 +217,9 @@ async function mergeWithCrawlDb(env: UpdateEnv, db: CrawlDb, session: CrawlDbUpd
     run.progress(merged);
   };
   const dbIter = db.scan({ batchSize })[Symbol.asyncIterator]();
-  const stIter = staged;
   try {
     let dbHead = (await dbIter.next()).value as Keyed<CrawlDatum> | undefined;
-    let stHead = (await stIter.next()).value as StagedDatum | undefined;
+    let stHead = (await staged.next()).value as StagedDatum | undefined;
     let steps = 0;
     while (dbHead || stHead) {
       const cmp = !stHead ? -1 : !dbHead ? 1 : compareUrls(dbHead.url, stHead.url);
@@ -241,7 +240,7 @@ async function mergeWithCrawlDb(env: UpdateEnv, db: CrawlDb, session: CrawlDbUpd
         while (stHead && stHead.url === url) {
           if (stHead.datum.status === DROP_OLD) dropOld = true;
           else if (!(hasDbStatus(stHead.datum) && purged(stHead.datum))) values.add(stHead.datum);
-          stHead = (await stIter.next()).value as StagedDatum | undefined;
+          stHead = (await staged.next()).value as StagedDatum | undefined;
         }
         const inDb = cmp === 0;
         if (inDb) {
@@ -263,7 +262,7 @@ async function mergeWithCrawlDb(env: UpdateEnv, db: CrawlDb, session: CrawlDbUpd
     await flush();
   } finally {
     await dbIter.return?.(); // a scan left early (an abort) frees what it holds
-    await stIter.return?.();
+    await staged.return?.();
   }
   // The last report before the commit (crash tests kill here).
   run.progress(merged, merged);
